@@ -1,0 +1,22 @@
+// One `tilelab` subcommand: a name, a one-line summary and an entry point.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilelab::cli {
+
+// Exit statuses shared by every subcommand.
+constexpr int kOk = 0;
+constexpr int kFailed = 1;  // the command ran and something it computed failed
+constexpr int kUsage = 2;   // bad command line, unreadable input file
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);  // args after the subcommand name
+};
+
+int run_layout(const std::vector<std::string>& args);
+
+}  // namespace tilelab::cli

@@ -1,0 +1,40 @@
+// tilelab — the command line.  `tilelab <command> ...`; `tilelab <command> --help`.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/cli/command.hpp"
+
+namespace {
+
+using tilelab::cli::Command;
+
+const Command kCommands[] = {
+    {"layout", "layout algebra calculator: evaluate CuTe expressions, draw layouts", &tilelab::cli::run_layout},
+};
+
+void usage(std::ostream& out) {
+  out << "usage: tilelab <command> [options]\n\n"
+         "tilelab checks, simulates, runs and compares layout-algebra GPU kernels (gfx950 first).\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  out << "\n`tilelab <command> --help` describes a command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return tilelab::cli::kUsage;
+  }
+  std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return tilelab::cli::kOk;
+  }
+  for (const Command& c : kCommands)
+    if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+  std::cerr << "error: unknown command '" << name << "'\n";
+  usage(std::cerr);
+  return tilelab::cli::kUsage;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install the Debian packages tilelab needs (only those missing), then
+# configure and build into build/.  Idempotent; quiet when all is there.
+#   TILELAB_BUILD_DIR  build directory (default: build)
+#   TILELAB_SANITIZE=1 build with AddressSanitizer + UBSan (use another build dir)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build g++            # the build
+  libboost-program-options-dev     # the CLI's option parsing
+  libgtest-dev                     # tests
+  libbenchmark-dev                 # benchmarks
+  clang libclang-rt-dev            # libFuzzer for the parser fuzz test
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+build_dir=${TILELAB_BUILD_DIR:-build}
+sanitize=OFF
+[ "${TILELAB_SANITIZE:-0}" = 1 ] && sanitize=ON
+if [ ! -f "$build_dir/build.ninja" ]; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELAB_SANITIZE=$sanitize >/dev/null
+fi
+cmake --build "$build_dir" -- --quiet
