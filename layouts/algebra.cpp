@@ -9,42 +9,17 @@ namespace {
 
 std::string str(Int v) { return std::to_string(v); }
 
-// Coalesce flat modes in place (the rule of coalesce(Layout)).
-void coalesce_flat(FlatLayout& f) {
-  FlatLayout out;
-  out.push(1, 0);
-  for (std::size_t i = 0; i < f.rank(); ++i) {
-    Int s = f.shape[i], d = f.stride[i];
-    if (s == 1) continue;
-    if (out.shape.back() == 1) {
-      out.shape.back() = s;
-      out.stride.back() = d;
-    } else if (checked_mul(out.shape.back(), out.stride.back()) == d) {
-      out.shape.back() = checked_mul(out.shape.back(), s);
-    } else {
-      out.push(s, d);
-    }
-  }
-  f = out;
-}
-
-// Layout with the tree of `b` where each leaf mode (s:d) becomes leaf(s, d).
-template <class Leaf>
-Layout map_leaf_modes(const IntTuple& shape, const IntTuple& stride, const Leaf& leaf) {
-  if (!shape.is_tuple()) return leaf(shape.value(), stride.value());
-  std::vector<Layout> modes;
-  modes.reserve(shape.rank());
-  for (int i = 0; i < shape.rank(); ++i) modes.push_back(map_leaf_modes(shape[i], stride[i], leaf));
-  return make_layout(modes);
-}
-
 // Compose coalesced flat A with one integral mode s:d of B: walk A's modes
 // with B's stride, keeping the part of each mode B's elements land on.
 // This is pycute's (current) loop; the result is not coalesced again.
-Layout compose_mode(const FlatLayout& a, Int s, Int d) {
-  if (d == 0) return make_layout_unchecked(s, 0);
+// The result's flat modes are appended to `out`.
+void compose_mode(const FlatLayout& a, Int s, Int d, FlatLayout& out) {
+  if (d == 0) {
+    out.push(s, 0);
+    return;
+  }
   if (d < 0) throw LayoutError("composition: the right-hand layout has a negative stride " + str(d));
-  FlatLayout r;
+  std::size_t first = out.rank();
   Int rest_shape = s, rest_stride = d;
   std::size_t last = a.rank() - 1;
   for (std::size_t k = 0; k < last; ++k) {
@@ -61,13 +36,12 @@ Layout compose_mode(const FlatLayout& a, Int s, Int d) {
         throw LayoutError("composition not admissible: shape divisibility fails, right-hand shape " +
                           str(rest_shape) + " is not a multiple of the " + str(taken) +
                           " elements it takes from left-hand mode " + str(ak) + ":" + str(a.stride[k]));
-      if (taken != 1) r.push(taken, checked_mul(rest_stride, a.stride[k]));
+      if (taken != 1) out.push(taken, checked_mul(rest_stride, a.stride[k]));
       rest_shape /= taken;
     }
     rest_stride = ceil_div(rest_stride, ak);
   }
-  if (rest_shape != 1 || r.rank() == 0) r.push(rest_shape, checked_mul(rest_stride, a.stride[last]));
-  return from_flat(r);
+  if (rest_shape != 1 || out.rank() == first) out.push(rest_shape, checked_mul(rest_stride, a.stride[last]));
 }
 
 FlatLayout coalesced_flat(const Layout& a) {
@@ -96,9 +70,25 @@ std::string to_string(const Tiler& t) {
 
 // ---- Composition ---------------------------------------------------------
 
+// A o B given coalesced flat A, B's shape tree and B's flat modes: each leaf
+// mode of B composed on its own (left distributivity), grafted onto B's tree.
+static Layout compose_by_leaf(const FlatLayout& fa, const IntTuple& b_tree, const FlatLayout& fb) {
+  FlatLayout r;
+  if (b_tree.is_int()) {
+    compose_mode(fa, fb.shape[0], fb.stride[0], r);
+    return from_flat(r);
+  }
+  SmallVector<int, 16> starts;
+  for (std::size_t k = 0; k < fb.rank(); ++k) {
+    starts.push_back(static_cast<int>(r.rank()));
+    compose_mode(fa, fb.shape[k], fb.stride[k], r);
+  }
+  starts.push_back(static_cast<int>(r.rank()));
+  return make_layout_unchecked(b_tree.graft(starts.data(), r.shape.data()), b_tree.graft(starts.data(), r.stride.data()));
+}
+
 Layout composition(const Layout& a, const Layout& b) {
-  FlatLayout fa = coalesced_flat(a);
-  return map_leaf_modes(b.shape(), b.stride(), [&](Int s, Int d) { return compose_mode(fa, s, d); });
+  return compose_by_leaf(coalesced_flat(a), b.shape(), flat_modes(b));
 }
 
 // Apply op(mode_i, tiler_i) to the first tiler.rank() modes of a.
@@ -106,9 +96,13 @@ template <class Op>
 static Layout by_mode(const Layout& a, const Tiler& t, const char* name, Op op) {
   if (t.rank() > rank(a))
     throw LayoutError(std::string(name) + ": the tiler " + to_string(t) + " has more modes than " + to_string(a));
-  std::vector<Layout> modes;
-  for (int i = 0; i < rank(a); ++i) modes.push_back(i < t.rank() ? op(get(a, i), t.modes()[i]) : get(a, i));
-  return make_layout(modes);
+  IntTuple shape = IntTuple::empty_tuple(), stride = IntTuple::empty_tuple();
+  for (int i = 0; i < rank(a); ++i) {
+    Layout m = i < t.rank() ? op(get(a, i), t.modes()[i]) : get(a, i);
+    shape.push_back(m.shape());
+    stride.push_back(m.stride());
+  }
+  return make_layout_unchecked(std::move(shape), std::move(stride));
 }
 
 Layout composition(const Layout& a, const Tiler& b) {
@@ -119,7 +113,8 @@ Layout composition(const Layout& a, const Tiler& b) {
 
 // ---- Complement ----------------------------------------------------------
 
-Layout complement(const Layout& a, Int cotarget) {
+// complement as coalesced flat modes.
+static FlatLayout complement_flat(const Layout& a, Int cotarget) {
   FlatLayout f = flat_modes(a);
   struct Mode {
     Int stride, shape;
@@ -145,8 +140,10 @@ Layout complement(const Layout& a, Int cotarget) {
   }
   r.push(ceil_div(std::max<Int>(cotarget, 1), current), current);
   coalesce_flat(r);
-  return from_flat(r);
+  return r;
 }
+
+Layout complement(const Layout& a, Int cotarget) { return from_flat(complement_flat(a, cotarget)); }
 
 Layout complement(const Layout& a) { return complement(a, cosize(filter(a))); }
 
@@ -183,8 +180,26 @@ Layout logical_divide(const Layout& a, const Tiler& b) {
   if (b.is_identity()) return a;
   if (b.is_tuple())
     return by_mode(a, b, "logical_divide", [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
+  // A o (tile, complement(tile, size(A))), composed leaf by leaf without
+  // building the concatenated layout.
   const Layout& tile = b.layout();
-  return composition(a, make_layout(tile, complement(tile, size(a))));
+  FlatLayout fa = coalesced_flat(a);
+  Int sz = 1;
+  for (Int v : fa.shape) sz = checked_mul(sz, v);
+  FlatLayout rest = complement_flat(tile, sz);
+  FlatLayout fb = flat_modes(tile);
+  IntTuple tree = IntTuple::empty_tuple();
+  tree.push_back(tile.shape());
+  if (rest.rank() == 1) {
+    tree.push_back(rest.shape[0]);
+  } else {
+    IntTuple rest_tree = IntTuple::empty_tuple();
+    for (Int v : rest.shape) rest_tree.push_back(v);
+    tree.push_back(rest_tree);
+  }
+  fb.shape.append(rest.shape.data(), rest.rank());
+  fb.stride.append(rest.stride.data(), rest.rank());
+  return compose_by_leaf(fa, tree, fb);
 }
 
 // Gather the rank-2 results of a by-mode divide or product into

@@ -44,10 +44,14 @@ IntTuple IntTuple::mode(int i) const {
 }
 
 void IntTuple::leaves(Leaves& out) const {
+  std::size_t at = out.size();
+  out.resize_for_overwrite(at + nodes_.size());  // an upper bound on the leaf count
+  Int* dst = out.data();
   for (const Node& n : nodes_) {
-    if (n.count == kLeaf) out.push_back(n.value);
+    if (n.count == kLeaf) dst[at++] = n.value;
     else if (n.count == kUnderscore) throw LayoutError("`_` is only allowed in a coordinate or tiler");
   }
+  out.resize(at);
 }
 
 int IntTuple::leaf_count() const {
@@ -78,6 +82,37 @@ IntTuple IntTuple::with_leaves(const Int* values) const {
   for (Node& n : r.nodes_)
     if (n.count == kLeaf) n.value = *values++;
   return r;
+}
+
+// Copy the subtree at node `at` into out with leaves replaced; returns the
+// node after the subtree.
+std::size_t IntTuple::graft_into(std::size_t at, const int* starts, const Int* values, int& leaf,
+                                 IntTuple& out) const {
+  const Node& n = nodes_[at];
+  if (n.count < 0) {
+    int b = starts[leaf], e = starts[leaf + 1];
+    ++leaf;
+    if (e - b == 1) {
+      out.nodes_.push_back({values[b], kLeaf, 1});
+    } else {
+      out.nodes_.push_back({0, e - b, e - b + 1});
+      for (int k = b; k < e; ++k) out.nodes_.push_back({values[k], kLeaf, 1});
+    }
+    return at + 1;
+  }
+  std::size_t header = out.nodes_.size();
+  out.nodes_.push_back({0, n.count, 1});
+  std::size_t next = at + 1;
+  for (int c = 0; c < n.count; ++c) next = graft_into(next, starts, values, leaf, out);
+  out.nodes_[header].span = static_cast<int32_t>(out.nodes_.size() - header);
+  return next;
+}
+
+IntTuple IntTuple::graft(const int* starts, const Int* values) const {
+  IntTuple out(nullptr, 0);
+  int leaf = 0;
+  graft_into(0, starts, values, leaf, out);
+  return out;
 }
 
 // ---- Queries -------------------------------------------------------------

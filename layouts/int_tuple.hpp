@@ -66,6 +66,10 @@ class IntTuple {
 
   // Same tree as this one with its leaves replaced, in order, by `values`.
   IntTuple with_leaves(const Int* values) const;
+  // Same tree with leaf k replaced by the values [starts[k], starts[k+1]) of
+  // `values`: one value stays an integer, several become a flat tuple.
+  // (The algebra's by-leaf results are assembled this way without copies.)
+  IntTuple graft(const int* starts, const Int* values) const;
 
  private:
   static constexpr int32_t kLeaf = -1;
@@ -77,8 +81,9 @@ class IntTuple {
   };
   explicit IntTuple(const Node* nodes, std::size_t n) { nodes_.append(nodes, n); }
   std::size_t child_offset(int i) const;
+  std::size_t graft_into(std::size_t at, const int* starts, const Int* values, int& leaf, IntTuple& out) const;
 
-  SmallVector<Node, 12> nodes_;
+  SmallVector<Node, 24> nodes_;  // a rank-2 divide of depth-2 modes fits inline
 };
 
 // ---- Queries -------------------------------------------------------------

@@ -120,23 +120,34 @@ Layout dice(const IntTuple& coord, const Layout& l) {
 
 // ---- Simplification ------------------------------------------------------
 
-Layout coalesce(const Layout& l) {
-  FlatLayout in = flat_modes(l);
-  FlatLayout out;
-  out.push(1, 0);
-  for (std::size_t i = 0; i < in.rank(); ++i) {
-    Int s = in.shape[i], d = in.stride[i];
+void coalesce_flat(FlatLayout& f) {
+  std::size_t n = 0;  // modes kept so far, in f[0, n)
+  for (std::size_t i = 0; i < f.rank(); ++i) {
+    Int s = f.shape[i], d = f.stride[i];
     if (s == 1) continue;
-    if (out.shape.back() == 1) {
-      out.shape.back() = s;
-      out.stride.back() = d;
-    } else if (checked_mul(out.shape.back(), out.stride.back()) == d) {
-      out.shape.back() = checked_mul(out.shape.back(), s);
+    if (n > 0 && checked_mul(f.shape[n - 1], f.stride[n - 1]) == d) {
+      f.shape[n - 1] = checked_mul(f.shape[n - 1], s);
     } else {
-      out.push(s, d);
+      f.shape[n] = s;
+      f.stride[n] = d;
+      ++n;
     }
   }
-  return from_flat(out);
+  if (n == 0) {
+    f.shape.resize(1);
+    f.stride.resize(1);
+    f.shape[0] = 1;
+    f.stride[0] = 0;
+    return;
+  }
+  f.shape.resize(n);
+  f.stride.resize(n);
+}
+
+Layout coalesce(const Layout& l) {
+  FlatLayout f = flat_modes(l);
+  coalesce_flat(f);
+  return from_flat(f);
 }
 
 // Apply `op` to the modes of l selected by a tuple profile, recursively.

@@ -62,6 +62,9 @@ struct FlatLayout {
   }
 };
 FlatLayout flat_modes(const Layout& l);
+// Coalesce flat modes in place: drop shape-1 modes, merge s0:d0, s1:s0*d0
+// into s0*s1:d0; nothing left gives the single mode 1:0.
+void coalesce_flat(FlatLayout& f);
 // A layout from flat modes: a single mode becomes an integer layout s:d,
 // several a tuple; none gives 1:0.
 Layout from_flat(const FlatLayout& f);

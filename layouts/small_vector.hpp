@@ -31,7 +31,19 @@ class SmallVector {
     }
     return *this;
   }
-  ~SmallVector() { std::free(heap_); }
+  SmallVector(SmallVector&& other) noexcept { take(other); }
+  SmallVector& operator=(SmallVector&& other) noexcept {
+    if (this != &other) {
+      std::free(heap_);
+      heap_ = nullptr;
+      capacity_ = N;
+      take(other);
+    }
+    return *this;
+  }
+  ~SmallVector() {
+    if (heap_) std::free(heap_);
+  }
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -65,13 +77,27 @@ class SmallVector {
     for (std::size_t i = size_; i < n; ++i) data()[i] = T{};
     size_ = n;
   }
-  void erase_at(std::size_t i) {
-    std::memmove(data() + i, data() + i + 1, (size_ - i - 1) * sizeof(T));
-    --size_;
+  // Resize without value-initialising new elements: the caller writes them.
+  void resize_for_overwrite(std::size_t n) {
+    reserve(n);
+    size_ = n;
   }
 
  private:
   void assign(const T* src, std::size_t n) { append(src, n); }
+  // Steal other's heap buffer, or copy its inline elements; other becomes empty.
+  void take(SmallVector& other) noexcept {
+    if (other.heap_) {
+      heap_ = other.heap_;
+      capacity_ = other.capacity_;
+      other.heap_ = nullptr;
+      other.capacity_ = N;
+    } else if (other.size_) {
+      std::memcpy(inline_, other.inline_, other.size_ * sizeof(T));
+    }
+    size_ = other.size_;
+    other.size_ = 0;
+  }
   void grow(std::size_t cap) {
     T* fresh = static_cast<T*>(std::malloc(cap * sizeof(T)));
     if (!fresh) throw std::bad_alloc();
