@@ -1,0 +1,281 @@
+#include "sim/arch/arch.hpp"
+
+#include <toml++/toml.h>
+
+#include "sim/arch/embedded.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tilelab::arch {
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::kMeasured: return "measured";
+    case Status::kOfficial: return "official";
+    case Status::kInferred: return "inferred";
+    default: return "assumed";
+  }
+}
+
+bool LdsInstruction::is_store() const {
+  return name.rfind("ds_write", 0) == 0 || name.rfind("STS", 0) == 0;
+}
+
+const LdsInstruction& Arch::instruction(const std::string& n) const {
+  for (const LdsInstruction& i : instructions)
+    if (i.name == n) return i;
+  std::string known;
+  for (const LdsInstruction& i : instructions) known += (known.empty() ? "" : " ") + i.name;
+  throw ArchError("unknown instruction '" + n + "' for " + name + " (known: " + known + ")");
+}
+
+namespace {
+
+// Errors name file:line and the dotted key.
+class Reader {
+ public:
+  Reader(const std::string& file) : file_(file) {}
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
+    std::string where = file_;
+    if (at && at->source().begin.line) where += ":" + std::to_string(at->source().begin.line);
+    throw ArchError(where + ": " + key + ": " + what);
+  }
+
+  const toml::table& table(const toml::table& parent, const std::string& key, const std::string& path) const {
+    const toml::node* n = parent.get(key);
+    if (!n) fail(&parent, path.empty() ? key : path + "." + key, "missing table");
+    if (!n->is_table()) fail(n, path.empty() ? key : path + "." + key, "must be a table");
+    return *n->as_table();
+  }
+
+  void only(const toml::table& t, const std::string& path, std::initializer_list<const char*> allowed) const {
+    for (const auto& [k, v] : t) {
+      std::string key(k.str());
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
+        fail(&v, path.empty() ? key : path + "." + key, "unknown key");
+    }
+  }
+
+  long long integer(const toml::table& t, const std::string& path, const char* key, bool required = true,
+                    long long fallback = 0) const {
+    const toml::node* n = t.get(key);
+    std::string full = path + "." + key;
+    if (!n) {
+      if (required) fail(&t, full, "missing");
+      return fallback;
+    }
+    auto v = n->value<long long>();
+    if (!n->is_integer() || !v) fail(n, full, "must be an integer");
+    if (*v <= 0) fail(n, full, "must be positive");
+    return *v;
+  }
+
+  std::string string(const toml::table& t, const std::string& path, const char* key) const {
+    const toml::node* n = t.get(key);
+    std::string full = path.empty() ? key : path + "." + key;
+    if (!n) fail(&t, full, "missing");
+    if (!n->is_string()) fail(n, full, "must be a string");
+    return std::string(**n->as_string());
+  }
+
+  // "0-3,12-15,20-27" -> lanes
+  std::vector<int> lanes(const toml::node& n, const std::string& key, int wave) const {
+    if (!n.is_string()) fail(&n, key, "a phase is a string of lane ranges such as \"0-3,12-15\"");
+    std::string s(**n.as_string());
+    std::vector<int> out;
+    std::stringstream ss(s);
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+      std::size_t dash = part.find('-');
+      try {
+        std::size_t used = 0;
+        int lo = std::stoi(part.substr(0, dash), &used);
+        int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+        if (lo > hi || lo < 0 || hi >= wave) throw std::out_of_range("lane");
+        for (int l = lo; l <= hi; ++l) out.push_back(l);
+      } catch (const std::exception&) {
+        fail(&n, key, "bad lane range '" + part + "' (lanes 0.." + std::to_string(wave - 1) + ")");
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::string file_;
+};
+
+std::string text_of(const toml::node& n) {
+  std::ostringstream s;
+  if (n.is_string()) s << **n.as_string();
+  else if (n.is_integer()) s << **n.as_integer();
+  else if (n.is_floating_point()) s << **n.as_floating_point();
+  else if (const toml::array* arr = n.as_array()) s << *arr;
+  else s << "?";
+  return s.str();
+}
+
+LdsInstruction read_instruction(const Reader& r, const std::string& name, const toml::node& node, const Arch& a) {
+  std::string path = "instructions." + name;
+  if (!node.is_table()) r.fail(&node, path, "must be a table");
+  const toml::table& t = *node.as_table();
+  r.only(t, path, {"bytes", "phases", "bank_period", "quad_merge", "status", "source"});
+  LdsInstruction ins;
+  ins.name = name;
+  ins.bytes = static_cast<int>(r.integer(t, path, "bytes"));
+  if (ins.bytes % 4 != 0 || ins.bytes > 16) r.fail(t.get("bytes"), path + ".bytes", "must be 4, 8, 12 or 16");
+  ins.bank_period = static_cast<int>(r.integer(t, path, "bank_period", false, a.lds.banks));
+  if (ins.bank_period > a.lds.banks || a.lds.banks % ins.bank_period != 0)
+    r.fail(t.get("bank_period"), path + ".bank_period", "must divide the " + std::to_string(a.lds.banks) + " banks");
+  const toml::node* ph = t.get("phases");
+  if (!ph) r.fail(&t, path + ".phases", "missing");
+  if (!ph->is_array() || ph->as_array()->empty()) r.fail(ph, path + ".phases", "must be a non-empty array");
+  std::vector<int> owner(a.wave_size, -1);
+  for (std::size_t p = 0; p < ph->as_array()->size(); ++p) {
+    const toml::node& pn = *ph->as_array()->get(p);
+    ins.phases.push_back(r.lanes(pn, path + ".phases", a.wave_size));
+    for (int l : ins.phases.back()) {
+      if (owner[l] >= 0)
+        r.fail(&pn, path + ".phases", "lane " + std::to_string(l) + " is in phases " + std::to_string(owner[l]) +
+                                          " and " + std::to_string(p));
+      owner[l] = static_cast<int>(p);
+    }
+  }
+  for (int l = 0; l < a.wave_size; ++l)
+    if (owner[l] < 0) r.fail(ph, path + ".phases", "lane " + std::to_string(l) + " is in no phase");
+  if (const toml::node* qm = t.get("quad_merge")) {
+    if (!qm->is_array()) r.fail(qm, path + ".quad_merge", "must be an array of phase-index arrays");
+    for (const toml::node& set : *qm->as_array()) {
+      if (!set.is_array()) r.fail(&set, path + ".quad_merge", "must be an array of phase-index arrays");
+      std::vector<int> idx;
+      for (const toml::node& i : *set.as_array()) {
+        auto v = i.value<long long>();
+        if (!i.is_integer() || !v || *v < 0 || *v >= static_cast<long long>(ins.phases.size()))
+          r.fail(&i, path + ".quad_merge", "phase index out of range");
+        idx.push_back(static_cast<int>(*v));
+      }
+      ins.quad_merge.push_back(idx);
+    }
+  }
+  std::string status = r.string(t, path, "status");
+  if (status == "measured") ins.status = Status::kMeasured;
+  else if (status == "official") ins.status = Status::kOfficial;
+  else if (status == "inferred") ins.status = Status::kInferred;
+  else if (status == "assumed") ins.status = Status::kAssumed;
+  else r.fail(t.get("status"), path + ".status", "must be measured, official, inferred or assumed");
+  ins.source = r.string(t, path, "source");
+  return ins;
+}
+
+}  // namespace
+
+Arch parse_arch(const std::string& text, const std::string& file) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw ArchError(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  Reader r(file);
+  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions"});
+  Arch a;
+  a.file = file;
+  a.name = r.string(root, "", "name");
+  a.vendor = r.string(root, "", "vendor");
+  if (a.vendor != "amd" && a.vendor != "nvidia") r.fail(root.get("vendor"), "vendor", "must be amd or nvidia");
+  a.description = r.string(root, "", "description");
+
+  const toml::table& chip = r.table(root, "chip", "");
+  r.only(chip, "chip", {"xcds", "cus_per_xcd", "simds_per_cu", "lanes_per_simd", "wave_size", "wave_slots_per_simd",
+                        "peak_clock_mhz", "hbm_gib", "hbm_tb_per_s", "l2_mib_per_xcd", "infinity_cache_mib",
+                        "l1_kib_per_cu", "max_workgroup_size", "sms", "sub_partitions_per_sm"});
+  for (const auto& [k, v] : chip) a.figures.emplace_back("chip." + std::string(k.str()), text_of(v));
+  a.wave_size = static_cast<int>(r.integer(chip, "chip", "wave_size"));
+  if (a.wave_size != 32 && a.wave_size != 64) r.fail(chip.get("wave_size"), "chip.wave_size", "must be 32 or 64");
+  bool amd = a.vendor == "amd";
+  a.simds_per_cu = static_cast<int>(r.integer(chip, "chip", "simds_per_cu", amd));
+  a.wave_slots_per_simd = static_cast<int>(r.integer(chip, "chip", "wave_slots_per_simd", amd));
+  a.max_workgroup_size = static_cast<int>(r.integer(chip, "chip", "max_workgroup_size", amd));
+
+  if (amd || root.get("registers")) {
+    const toml::table& reg = r.table(root, "registers", "");
+    r.only(reg, "registers", {"vgprs_per_simd_lane", "max_arch_vgprs", "max_agprs", "vgpr_granule",
+                              "agpr_offset_alignment", "max_sgprs", "sgpr_occupancy"});
+    a.has_registers = true;
+    Registers& g = a.registers;
+    g.vgprs_per_simd_lane = static_cast<int>(r.integer(reg, "registers", "vgprs_per_simd_lane"));
+    g.max_arch_vgprs = static_cast<int>(r.integer(reg, "registers", "max_arch_vgprs"));
+    g.max_agprs = static_cast<int>(r.integer(reg, "registers", "max_agprs"));
+    g.vgpr_granule = static_cast<int>(r.integer(reg, "registers", "vgpr_granule"));
+    g.agpr_offset_alignment = static_cast<int>(r.integer(reg, "registers", "agpr_offset_alignment"));
+    g.max_sgprs = static_cast<int>(r.integer(reg, "registers", "max_sgprs"));
+    const toml::node* occ = reg.get("sgpr_occupancy");
+    if (!occ || !occ->is_array()) r.fail(occ ? occ : &reg, "registers.sgpr_occupancy", "missing array of [sgprs, waves]");
+    for (const toml::node& e : *occ->as_array()) {
+      const toml::array* pair = e.as_array();
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_integer() || !pair->get(1)->is_integer())
+        r.fail(&e, "registers.sgpr_occupancy", "each entry is [at most N SGPRs, waves per SIMD]");
+      g.sgpr_occupancy.emplace_back(static_cast<int>(**pair->get(0)->as_integer()),
+                                    static_cast<int>(**pair->get(1)->as_integer()));
+    }
+    for (const auto& [k, v] : reg) a.figures.emplace_back("registers." + std::string(k.str()), text_of(v));
+  }
+
+  const toml::table& lds = r.table(root, "lds", "");
+  r.only(lds, "lds", {"bytes_per_cu", "allocation_granule", "banks", "bank_bytes", "bytes_per_clock",
+                      "max_workgroups_per_cu"});
+  for (const auto& [k, v] : lds) a.figures.emplace_back("lds." + std::string(k.str()), text_of(v));
+  a.lds.bytes_per_cu = r.integer(lds, "lds", "bytes_per_cu");
+  a.lds.allocation_granule = r.integer(lds, "lds", "allocation_granule", amd);
+  a.lds.banks = static_cast<int>(r.integer(lds, "lds", "banks"));
+  a.lds.bank_bytes = static_cast<int>(r.integer(lds, "lds", "bank_bytes"));
+  if (a.lds.bank_bytes != 4) r.fail(lds.get("bank_bytes"), "lds.bank_bytes", "only 4-byte banks are modelled");
+  if (a.lds.banks > 64) r.fail(lds.get("banks"), "lds.banks", "at most 64 banks are modelled");
+
+  const toml::table& ins = r.table(root, "instructions", "");
+  for (const auto& [k, v] : ins) a.instructions.push_back(read_instruction(r, std::string(k.str()), v, a));
+  if (a.instructions.empty()) r.fail(&ins, "instructions", "no instruction described");
+  return a;
+}
+
+std::vector<std::string> builtin_arch_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < kEmbeddedArchCount; ++i) names.push_back(kEmbeddedArchs[i].name);
+  return names;
+}
+
+Arch load_arch(const std::string& name_or_path) {
+  for (int i = 0; i < kEmbeddedArchCount; ++i)
+    if (name_or_path == kEmbeddedArchs[i].name)
+      return parse_arch(kEmbeddedArchs[i].text, "<built-in>/" + name_or_path + ".toml");
+  if (name_or_path.find('/') == std::string::npos && name_or_path.find(".toml") == std::string::npos) {
+    std::string known;
+    for (const std::string& n : builtin_arch_names()) known += (known.empty() ? "" : " ") + n;
+    throw ArchError("unknown architecture '" + name_or_path + "' (built in: " + known + "; or give a .toml path)");
+  }
+  std::ifstream in(name_or_path);
+  if (!in) throw ArchError("cannot read architecture file '" + name_or_path + "'");
+  std::stringstream s;
+  s << in.rdbuf();
+  return parse_arch(s.str(), name_or_path);
+}
+
+std::string describe(const Arch& a) {
+  std::ostringstream o;
+  o << a.name << " — " << a.description << "  (" << a.file << ")\n";
+  for (const auto& [k, v] : a.figures) o << "  " << k << " = " << v << (v == "unknown" ? "   [not known; not used]" : "") << "\n";
+  o << "LDS instructions (phases: lanes served together):\n";
+  for (const LdsInstruction& i : a.instructions) {
+    o << "  " << i.name << ": " << i.bytes << " B/lane, " << i.phases.size() << " phase"
+      << (i.phases.size() == 1 ? "" : "s") << ", bank period " << i.bank_period;
+    if (!i.quad_merge.empty()) o << ", quad merge";
+    o << ", " << to_string(i.status) << (i.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "") << "\n";
+    o << "      source: " << i.source << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace tilelab::arch

@@ -1,0 +1,70 @@
+// The LDS / shared-memory bank model: what one wave-level LDS instruction
+// costs, exactly, given every lane's byte address.
+//
+// A pass serves the active lanes of one phase (or of several phases that the
+// architecture merges).  Within a pass each bank delivers one 4-byte word per
+// clock, lanes asking for the same word share it (broadcast), so the pass
+// takes `ways` clocks: the largest number of distinct words any bank must
+// deliver.  Per instruction:
+//   cycles          = sum of ways over passes  (NVIDIA: wavefronts)
+//   conflict_cycles = sum of (ways - 1)         (AMD SQ_LDS_BANK_CONFLICT units;
+//                                                NVIDIA l1tex__data_bank_conflicts)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "sim/arch/arch.hpp"
+
+namespace tilelab::lds {
+
+struct Pass {
+  std::uint64_t lanes = 0;   // lanes of the phase(s) served, as a mask (active or not)
+  std::uint64_t active = 0;  // active lanes in this pass
+  std::uint64_t banks = 0;   // banks touched (in the instruction's bank period)
+  int ways = 0;              // distinct words in the busiest bank; 0 if no lane is active
+};
+
+struct Analysis {
+  std::array<Pass, 64> pass{};
+  int entries = 0;         // pass[0, entries): one per phase (or merged phase set)
+  int passes = 0;          // passes with at least one active lane
+  int cycles = 0;          // sum of ways
+  int conflict_cycles = 0; // sum of (ways - 1)
+  int max_ways = 0;
+};
+
+class BankModel {
+ public:
+  BankModel(const arch::Arch& a, const arch::LdsInstruction& ins);
+
+  const arch::LdsInstruction& instruction() const { return ins_; }
+  int wave_size() const { return wave_size_; }
+
+  // addresses: one byte address per lane (wave_size of them); active: lane mask.
+  // Throws ModelError on a misaligned address or a wrong number of addresses.
+  Analysis analyze(std::span<const std::uint32_t> addresses, std::uint64_t active) const;
+
+ private:
+  int ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr, std::uint64_t& banks) const;
+  bool quads_fit(std::span<const std::uint32_t> addr, std::uint64_t active) const;
+
+  arch::LdsInstruction ins_;
+  int wave_size_;
+  int period_;                 // banks per period
+  int words_;                  // 4-byte words per lane
+  bool unit_path_;             // power-of-two width: one bank group per lane
+  std::array<std::uint64_t, 64> phase_mask_{};
+  int phases_;
+  std::array<std::uint64_t, 64> merged_mask_{};  // passes when quads fit
+  int merged_;
+};
+
+class ModelError : public std::runtime_error {
+ public:
+  explicit ModelError(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace tilelab::lds
