@@ -236,7 +236,10 @@ Arch parse_arch(const std::string& text, const std::string& file) {
   if (a.lds.banks > 64) r.fail(lds.get("banks"), "lds.banks", "at most 64 banks are modelled");
 
   const toml::table& ins = r.table(root, "instructions", "");
-  for (const auto& [k, v] : ins) a.instructions.push_back(read_instruction(r, std::string(k.str()), v, a));
+  std::vector<std::pair<std::uint32_t, LdsInstruction>> in_order;  // toml++ iterates keys sorted; keep file order
+  for (const auto& [k, v] : ins) in_order.emplace_back(v.source().begin.line, read_instruction(r, std::string(k.str()), v, a));
+  std::stable_sort(in_order.begin(), in_order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto& [line, i] : in_order) a.instructions.push_back(std::move(i));
   if (a.instructions.empty()) r.fail(&ins, "instructions", "no instruction described");
   return a;
 }
@@ -273,7 +276,18 @@ std::string describe(const Arch& a) {
       << (i.phases.size() == 1 ? "" : "s") << ", bank period " << i.bank_period;
     if (!i.quad_merge.empty()) o << ", quad merge";
     o << ", " << to_string(i.status) << (i.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "") << "\n";
-    o << "      source: " << i.source << "\n";
+    o << "      phases:";
+    for (const auto& p : i.phases) {
+      std::string ranges;
+      for (std::size_t k = 0; k < p.size();) {
+        std::size_t e = k;
+        while (e + 1 < p.size() && p[e + 1] == p[e] + 1) ++e;
+        ranges += (ranges.empty() ? "" : ",") + std::to_string(p[k]) + (e > k ? "-" + std::to_string(p[e]) : "");
+        k = e + 1;
+      }
+      o << " {" << ranges << "}";
+    }
+    o << "\n      source: " << i.source << "\n";
   }
   return o.str();
 }

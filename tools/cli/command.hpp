@@ -18,5 +18,9 @@ struct Command {
 };
 
 int run_layout(const std::vector<std::string>& args);
+int run_arch(const std::vector<std::string>& args);
+int run_lds(const std::vector<std::string>& args);
+int run_occupancy(const std::vector<std::string>& args);
+int run_swizzle(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

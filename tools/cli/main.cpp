@@ -11,12 +11,16 @@ using tilelab::cli::Command;
 
 const Command kCommands[] = {
     {"layout", "layout algebra calculator: evaluate CuTe expressions, draw layouts", &tilelab::cli::run_layout},
+    {"arch", "show an architecture description (gfx950, gfx942, sm90)", &tilelab::cli::run_arch},
+    {"lds", "bank conflicts of LDS instructions, from addresses or layouts", &tilelab::cli::run_lds},
+    {"occupancy", "waves per SIMD and workgroups per CU, and the limiting resource", &tilelab::cli::run_occupancy},
+    {"swizzle", "find the LDS swizzle that makes a tile's writes and reads conflict-free", &tilelab::cli::run_swizzle},
 };
 
 void usage(std::ostream& out) {
   out << "usage: tilelab <command> [options]\n\n"
          "tilelab checks, simulates, runs and compares layout-algebra GPU kernels (gfx950 first).\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << "\n";
   out << "\n`tilelab <command> --help` describes a command.\n";
 }
 

@@ -1,0 +1,85 @@
+// Architecture descriptions: the built-in files load and say what they know;
+// malformed files are refused with file, line and key.
+#include "sim/arch/arch.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tilelab {
+namespace {
+
+std::string error_of(const std::string& toml) {
+  try {
+    arch::parse_arch(toml, "test.toml");
+  } catch (const arch::ArchError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const char* const kMinimal = R"(name = "tiny"
+vendor = "nvidia"
+description = "a test chip"
+[chip]
+wave_size = 32
+[lds]
+bytes_per_cu = 1024
+banks = 32
+bank_bytes = 4
+[instructions."LDS.32"]
+bytes = 4
+phases = ["0-31"]
+status = "measured"
+source = "test"
+)";
+
+TEST(Arch, BuiltInsLoad) {
+  for (const std::string& n : arch::builtin_arch_names()) {
+    arch::Arch a = arch::load_arch(n);
+    EXPECT_EQ(a.name, n);
+    EXPECT_FALSE(a.instructions.empty());
+  }
+  arch::Arch g950 = arch::load_arch("gfx950");
+  EXPECT_EQ(g950.lds.banks, 64);
+  EXPECT_EQ(g950.lds.bytes_per_cu, 163840);
+  EXPECT_EQ(g950.wave_size, 64);
+  EXPECT_EQ(g950.instruction("ds_read_b128").phases.size(), 4u);
+  EXPECT_EQ(g950.instruction("ds_write_b128").status, arch::Status::kAssumed);
+  EXPECT_EQ(arch::load_arch("gfx942").lds.banks, 32);
+  EXPECT_EQ(arch::load_arch("sm90").instruction("LDS.128").quad_merge.size(), 2u);
+}
+
+TEST(Arch, DescriptionMarksUnknownsAndAssumptions) {
+  std::string d = arch::describe(arch::load_arch("gfx950"));
+  EXPECT_NE(d.find("lds.max_workgroups_per_cu = unknown   [not known; not used]"), std::string::npos);
+  EXPECT_NE(d.find("ds_write_b128: 16 B/lane, 8 phases, bank period 32, assumed (NOT KNOWN: assumption)"),
+            std::string::npos);
+  EXPECT_NE(d.find("phases: {0-3,12-15,20-27} {4-11,16-19,28-31}"), std::string::npos);
+}
+
+TEST(Arch, MinimalFileParses) { EXPECT_EQ(arch::parse_arch(kMinimal, "test.toml").name, "tiny"); }
+
+TEST(Arch, ErrorsNameFileLineAndKey) {
+  std::string t = kMinimal;
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("wave_size"), 9, "wave_sise")),
+            "test.toml:5: chip.wave_sise: unknown key");
+  EXPECT_EQ(error_of(std::string(t).replace(t.rfind("bytes = 4\n"), 10, "")),
+            "test.toml:10: instructions.LDS.32.bytes: missing");
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("\"0-31\""), 6, "\"0-30\"")),
+            "test.toml:12: instructions.LDS.32.phases: lane 31 is in no phase");
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("\"0-31\""), 6, "\"0-31\", \"5\"")),
+            "test.toml:12: instructions.LDS.32.phases: lane 5 is in phases 0 and 1");
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("\"0-31\""), 6, "\"0-40\"")),
+            "test.toml:12: instructions.LDS.32.phases: bad lane range '0-40' (lanes 0..31)");
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("measured"), 8, "guessed")),
+            "test.toml:13: instructions.LDS.32.status: must be measured, official, inferred or assumed");
+  EXPECT_EQ(error_of("name = \"x\"\nvendor = \n").rfind("test.toml:2: ", 0), 0u);  // toml++'s own message follows
+  EXPECT_NE(error_of(std::string(t).replace(t.find("[lds]"), 5, "[ldsx]")).find("unknown key"), std::string::npos);
+}
+
+TEST(Arch, UnknownNamesAndFiles) {
+  EXPECT_THROW(arch::load_arch("gfx1200"), arch::ArchError);
+  EXPECT_THROW(arch::load_arch("/nonexistent/x.toml"), arch::ArchError);
+}
+
+}  // namespace
+}  // namespace tilelab

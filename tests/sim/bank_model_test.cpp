@@ -1,0 +1,137 @@
+// The AMD bank model against the measured phase tables of arch-facts (written
+// out here independently of sim/arch/*.toml) and worked cases.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <sstream>
+
+#include "sim/lds/bank_model.hpp"
+
+namespace tilelab {
+namespace {
+
+using Phases = std::vector<std::string>;
+
+std::vector<int> lanes_of(const std::string& ranges) {
+  std::vector<int> out;
+  std::stringstream s(ranges);
+  std::string part;
+  while (std::getline(s, part, ',')) {
+    auto dash = part.find('-');
+    int lo = std::stoi(part.substr(0, dash)), hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+    for (int l = lo; l <= hi; ++l) out.push_back(l);
+  }
+  return out;
+}
+
+// shared/docs/arch-facts.md, "LDS (gfx950 vs gfx942)", phases table.
+const std::vector<std::tuple<std::string, std::string, Phases, int>> kMeasuredTables = {
+    {"gfx950", "ds_read_b32", {"0-63"}, 64},
+    {"gfx950", "ds_read_b64", {"0-31", "32-63"}, 64},
+    {"gfx950", "ds_read_b96", {"0-3,20-23", "4-7,16-19", "8-11,28-31", "12-15,24-27", "32-35,52-55", "36-39,48-51",
+                               "40-43,60-63", "44-47,56-59"}, 32},
+    {"gfx950", "ds_read_b128", {"0-3,12-15,20-27", "4-11,16-19,28-31", "32-35,44-47,52-59", "36-43,48-51,60-63"}, 64},
+    {"gfx950", "ds_write_b64", {"0-15", "16-31", "32-47", "48-63"}, 32},
+    {"gfx942", "ds_read_b32", {"0-31", "32-63"}, 32},
+    {"gfx942", "ds_read_b64", {"0-15", "16-31", "32-47", "48-63"}, 32},
+    {"gfx942", "ds_read_b128", {"0-3,20-23", "32-35,52-55", "4-7,16-19", "36-39,48-51", "8-11,28-31", "40-43,60-63",
+                                "12-15,24-27", "44-47,56-59"}, 32},
+    {"gfx942", "ds_write_b128", {"0-7", "8-15", "16-23", "24-31", "32-39", "40-47", "48-55", "56-63"}, 32},
+};
+
+// Lanes i and j on the same bank (in the instruction's bank period) at
+// different addresses, all other lanes idle: a 2-way conflict exactly when
+// i and j share a phase.
+TEST(BankModel, MeasuredPhaseTablesComeOutOfTheModel) {
+  for (const auto& [arch_name, inst, phases, period] : kMeasuredTables) {
+    arch::Arch a = arch::load_arch(arch_name);
+    lds::BankModel model(a, a.instruction(inst));
+    std::vector<int> phase_of(64, -1);
+    for (std::size_t p = 0; p < phases.size(); ++p)
+      for (int l : lanes_of(phases[p])) phase_of[l] = static_cast<int>(p);
+    std::vector<std::uint32_t> addr(64, 0);
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < 64; ++j) {
+        if (i == j) continue;
+        addr[i] = 0;
+        addr[j] = static_cast<std::uint32_t>(period * 4 * 16);  // same bank, another word (16-byte aligned)
+        lds::Analysis r = model.analyze(addr, (std::uint64_t{1} << i) | (std::uint64_t{1} << j));
+        ASSERT_EQ(r.conflict_cycles, phase_of[i] == phase_of[j] ? 1 : 0) << arch_name << " " << inst << " lanes " << i
+                                                                        << "," << j;
+      }
+  }
+}
+
+std::vector<std::uint32_t> addresses(std::uint32_t (*f)(int)) {
+  std::vector<std::uint32_t> a(64);
+  for (int l = 0; l < 64; ++l) a[l] = f(l);
+  return a;
+}
+
+lds::Analysis run(const char* arch_name, const char* inst, const std::vector<std::uint32_t>& addr,
+                  std::uint64_t mask = ~std::uint64_t{0}) {
+  arch::Arch a = arch::load_arch(arch_name);
+  return lds::BankModel(a, a.instruction(inst)).analyze(addr, mask);
+}
+
+TEST(BankModel, RowMajor64BitReadsAreConflictFree) {
+  auto addr = addresses([](int l) { return 8u * l; });
+  EXPECT_EQ(run("gfx950", "ds_read_b64", addr).conflict_cycles, 0);
+  EXPECT_EQ(run("gfx950", "ds_read_b64", addr).cycles, 2);  // two phases of 32 lanes, one clock each
+  EXPECT_EQ(run("gfx942", "ds_read_b64", addr).conflict_cycles, 0);
+}
+
+TEST(BankModel, A128ByteStrideIsTwoWayOnGfx950AndWorseOnGfx942) {
+  // Lane l reads the 16-byte chunk l/8 of row l%8 of a tile with 128-byte rows.
+  auto addr = addresses([](int l) { return 128u * (l % 8) + 16u * (l / 8); });
+  lds::Analysis g950 = run("gfx950", "ds_read_b128", addr), g942 = run("gfx942", "ds_read_b128", addr);
+  EXPECT_EQ(g950.max_ways, 2);
+  EXPECT_EQ(g950.conflict_cycles, 4);   // 4 phases, each 2-way
+  EXPECT_EQ(g942.max_ways, 4);
+  EXPECT_EQ(g942.conflict_cycles, 24);  // 8 phases, each 4-way
+}
+
+TEST(BankModel, FullyConflictedReadB32) {
+  auto addr = addresses([](int l) { return 256u * l; });  // bank 0 on both chips, 64 different words
+  EXPECT_EQ(run("gfx950", "ds_read_b32", addr).conflict_cycles, 63);  // one 64-lane phase
+  EXPECT_EQ(run("gfx942", "ds_read_b32", addr).conflict_cycles, 62);  // two phases of 32
+}
+
+TEST(BankModel, BroadcastIsFree) {
+  auto addr = addresses([](int) { return 4096u; });
+  EXPECT_EQ(run("gfx950", "ds_read_b32", addr).conflict_cycles, 0);
+  EXPECT_EQ(run("gfx950", "ds_read_b128", addr).conflict_cycles, 0);
+  EXPECT_EQ(run("gfx942", "ds_read_b128", addr).conflict_cycles, 0);
+}
+
+TEST(BankModel, MfmaOperandReadOfARowMajorTileConflicts) {
+  // v_mfma_f32_16x16x32_bf16 A operand from a row-major bf16 tile with 128-byte rows.
+  auto addr = addresses([](int l) { return 128u * (l % 16) + 16u * (l / 16); });
+  lds::Analysis r = run("gfx950", "ds_read_b128", addr);
+  EXPECT_EQ(r.max_ways, 4);
+  EXPECT_EQ(r.conflict_cycles, 12);
+}
+
+TEST(BankModel, InactiveLanesCostNothing) {
+  auto addr = addresses([](int l) { return 256u * l; });
+  EXPECT_EQ(run("gfx950", "ds_read_b32", addr, 0x1).conflict_cycles, 0);
+  EXPECT_EQ(run("gfx950", "ds_read_b32", addr, 0xF).conflict_cycles, 3);
+  EXPECT_EQ(run("gfx950", "ds_read_b32", addr, 0).passes, 0);
+}
+
+TEST(BankModel, RejectsMisalignedAddressesAndWrongLaneCounts) {
+  auto addr = addresses([](int l) { return 16u * l; });
+  addr[5] = 8;
+  try {
+    run("gfx950", "ds_read_b128", addr);
+    FAIL();
+  } catch (const lds::ModelError& e) {
+    EXPECT_EQ(std::string(e.what()), "lane 5: address 8 is not 16-byte aligned for ds_read_b128");
+  }
+  EXPECT_THROW(run("gfx950", "ds_read_b128", std::vector<std::uint32_t>(32, 0)), lds::ModelError);
+  arch::Arch g942 = arch::load_arch("gfx942");
+  EXPECT_THROW(g942.instruction("ds_read_b64_tr_b16"), arch::ArchError);  // a gfx950 instruction
+}
+
+}  // namespace
+}  // namespace tilelab
