@@ -3,9 +3,10 @@
 // Nsight Compute reports each case's wavefronts and bank conflicts as one
 // launch (in case order).
 //
-// usage: smem_bank_probe CUBIN CASES_OUT
+// usage: smem_bank_probe CUBIN CASES_OUT [--holdout SEED]
 //   CUBIN      smem_bank_kernels.cubin (nvcc -arch=sm_90 -cubin)
 //   CASES_OUT  file to write the cases to: name, kernel, mask, 32 byte offsets
+//   --holdout SEED  random cases from SEED instead of the fitted suite
 // Run under Nsight Compute as hw/probes/run_smem_probe.sh does.
 #include <cstdio>
 #include <fstream>
@@ -108,14 +109,39 @@ std::vector<Case> make_cases() {
   return cases;
 }
 
+// Held-out cases: random patterns from another seed, for checking the model's
+// predictions on cases it was not fitted to.
+std::vector<Case> make_holdout_cases(unsigned seed) {
+  std::vector<Case> cases;
+  std::mt19937 rng(seed);
+  for (const char* op : {"ld", "st"})
+    for (unsigned bytes : {4u, 8u, 16u})
+      for (int r = 0; r < 20; ++r) {
+        Case c;
+        c.kernel = std::string(op) + std::to_string(bytes * 8);
+        c.name = c.kernel + ".holdout" + std::to_string(r);
+        unsigned window = std::vector<unsigned>{8, 16, 32, 64, 256}[rng() % 5];  // elements
+        c.mask = rng() % 3 == 0 ? static_cast<unsigned>(rng()) | 1u : 0xffffffffu;
+        bool grouped = rng() % 2;  // lanes in runs sharing an element
+        unsigned run = 1u << (rng() % 3);
+        unsigned base = static_cast<unsigned>(rng() % 64);
+        for (unsigned lane = 0; lane < 32; ++lane) {
+          unsigned e = grouped ? (base + (lane / run) * (1 + rng() % 3)) % 1024 : static_cast<unsigned>(rng() % window);
+          c.offsets[lane] = e * bytes;
+        }
+        cases.push_back(c);
+      }
+  return cases;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: smem_bank_probe CUBIN CASES_OUT\n";
+  if (argc != 3 && !(argc == 5 && std::string(argv[3]) == "--holdout")) {
+    std::cerr << "usage: smem_bank_probe CUBIN CASES_OUT [--holdout SEED]\n";
     return 2;
   }
-  std::vector<Case> cases = make_cases();
+  std::vector<Case> cases = argc == 5 ? make_holdout_cases(static_cast<unsigned>(std::stoul(argv[4]))) : make_cases();
   {
     std::ofstream out(argv[2]);
     out << "# name\tkernel\tmask\toffsets (bytes, lanes 0..31)\n";
