@@ -103,6 +103,21 @@ std::vector<Case> make_cases() {
       add("upper_overlaps_lower", 0x00ffffffu,
           [&](unsigned i) { return i < 16 ? i * bytes : 2048 + (i - 16) * bytes; });
       add("reversed", 0xffffffffu, [&](unsigned i) { return (31 - i) * bytes; });
+      // Quads whose lanes pair up by different rules (lane l shares with l^s):
+      // which pairings let loads merge phases, and must all quads use the same one?
+      auto paired = [&](const std::vector<unsigned>& scheme) {
+        return [scheme, bytes](unsigned i) {
+          unsigned q = i / 4, s = scheme[q % scheme.size()], l = i % 4;
+          unsigned lead = std::min(l, l ^ s);          // the pair's lower lane
+          unsigned slot = s == 1 ? lead / 2 : lead;    // each quad's two pairs: slot 0 and 1
+          return (q * 2 + slot) * bytes;
+        };
+      };
+      add("pairs_xor3", 0xffffffffu, paired({3}));
+      add("pairs_xor1_xor2_mixed", 0xffffffffu, paired({1, 2}));
+      add("pairs_xor1_xor3_mixed", 0xffffffffu, paired({1, 3}));
+      add("pairs_xor2_xor3_mixed", 0xffffffffu, paired({2, 3}));
+      add("pairs_xor1_one_quad_xor2", 0xffffffffu, paired({1, 1, 1, 1, 1, 2, 1, 1}));
       add("xor5_permuted", 0xffffffffu, [&](unsigned i) { return (i ^ 5u) * bytes; });
     }
   }

@@ -122,7 +122,7 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
   std::string path = "instructions." + name;
   if (!node.is_table()) r.fail(&node, path, "must be a table");
   const toml::table& t = *node.as_table();
-  r.only(t, path, {"bytes", "phases", "bank_period", "quad_merge", "status", "source"});
+  r.only(t, path, {"bytes", "phases", "bank_period", "pair_merge", "status", "source"});
   LdsInstruction ins;
   ins.name = name;
   ins.bytes = static_cast<int>(r.integer(t, path, "bytes"));
@@ -146,18 +146,18 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
   }
   for (int l = 0; l < a.wave_size; ++l)
     if (owner[l] < 0) r.fail(ph, path + ".phases", "lane " + std::to_string(l) + " is in no phase");
-  if (const toml::node* qm = t.get("quad_merge")) {
-    if (!qm->is_array()) r.fail(qm, path + ".quad_merge", "must be an array of phase-index arrays");
+  if (const toml::node* qm = t.get("pair_merge")) {
+    if (!qm->is_array()) r.fail(qm, path + ".pair_merge", "must be an array of phase-index arrays");
     for (const toml::node& set : *qm->as_array()) {
-      if (!set.is_array()) r.fail(&set, path + ".quad_merge", "must be an array of phase-index arrays");
+      if (!set.is_array()) r.fail(&set, path + ".pair_merge", "must be an array of phase-index arrays");
       std::vector<int> idx;
       for (const toml::node& i : *set.as_array()) {
         auto v = i.value<long long>();
         if (!i.is_integer() || !v || *v < 0 || *v >= static_cast<long long>(ins.phases.size()))
-          r.fail(&i, path + ".quad_merge", "phase index out of range");
+          r.fail(&i, path + ".pair_merge", "phase index out of range");
         idx.push_back(static_cast<int>(*v));
       }
-      ins.quad_merge.push_back(idx);
+      ins.pair_merge.push_back(idx);
     }
   }
   std::string status = r.string(t, path, "status");
@@ -274,7 +274,7 @@ std::string describe(const Arch& a) {
   for (const LdsInstruction& i : a.instructions) {
     o << "  " << i.name << ": " << i.bytes << " B/lane, " << i.phases.size() << " phase"
       << (i.phases.size() == 1 ? "" : "s") << ", bank period " << i.bank_period;
-    if (!i.quad_merge.empty()) o << ", quad merge";
+    if (!i.pair_merge.empty()) o << ", pair merge";
     o << ", " << to_string(i.status) << (i.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "") << "\n";
     o << "      phases:";
     for (const auto& p : i.phases) {

@@ -26,7 +26,7 @@ struct LdsInstruction {
   int bytes = 0;                              // per lane
   std::vector<std::vector<int>> phases;       // lanes served together, each lane exactly once
   int bank_period = 0;                        // banks an address wraps over (<= lds banks)
-  std::vector<std::vector<int>> quad_merge;   // phase sets sharing a pass when each lane quad reads <= 2 addresses
+  std::vector<std::vector<int>> pair_merge;   // phase sets sharing a pass when the lanes pair up on one address each
   Status status = Status::kAssumed;
   std::string source;
   bool is_store() const;

@@ -4,87 +4,175 @@
 
 namespace tilelab::lds {
 
+BankModel::PassLanes BankModel::lanes_of(std::uint64_t mask) {
+  PassLanes p;
+  p.mask = mask;
+  for (std::uint64_t m = mask; m; m &= m - 1) p.lane[p.count++] = static_cast<std::uint8_t>(std::countr_zero(m));
+  return p;
+}
+
 BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins)
     : ins_(ins), wave_size_(a.wave_size), period_(ins.bank_period), words_(ins.bytes / 4) {
   unit_path_ = std::has_single_bit(static_cast<unsigned>(ins.bytes));
-  phases_ = static_cast<int>(ins.phases.size());
-  for (int p = 0; p < phases_; ++p)
-    for (int l : ins.phases[p]) phase_mask_[p] |= std::uint64_t{1} << l;
-  // Passes when every quad fits: each quad_merge set becomes one pass; other phases stay.
-  merged_ = 0;
-  std::uint64_t covered = 0;
-  for (const auto& set : ins.quad_merge) {
+  std::vector<std::uint64_t> phase_mask;
+  for (const auto& phase : ins.phases) {
     std::uint64_t m = 0;
-    for (int p : set) m |= phase_mask_[p];
-    merged_mask_[merged_++] = m;
+    for (int l : phase) m |= std::uint64_t{1} << l;
+    phase_mask.push_back(m);
+    phase_passes_.push_back(lanes_of(m));
+  }
+  // Passes when the lanes pair up: each pair_merge set becomes one pass; other phases stay.
+  std::uint64_t covered = 0;
+  for (const auto& set : ins.pair_merge) {
+    std::uint64_t m = 0;
+    for (int p : set) m |= phase_mask[p];
+    merged_passes_.push_back(lanes_of(m));
     covered |= m;
   }
-  for (int p = 0; p < phases_ && !ins.quad_merge.empty(); ++p)
-    if (!(phase_mask_[p] & covered)) merged_mask_[merged_++] = phase_mask_[p];
+  if (!ins.pair_merge.empty())
+    for (std::uint64_t m : phase_mask)
+      if (!(m & covered)) merged_passes_.push_back(lanes_of(m));
 }
 
-bool BankModel::quads_fit(std::span<const std::uint32_t> addr, std::uint64_t active) const {
-  for (int q = 0; q < wave_size_; q += 4) {
-    std::uint32_t first = 0, second = 0;
-    int distinct = 0;
-    for (int l = q; l < q + 4; ++l) {
-      if (!((active >> l) & 1)) continue;
-      std::uint32_t a = addr[l];
-      if (distinct >= 1 && a == first) continue;
-      if (distinct >= 2 && a == second) continue;
-      if (++distinct > 2) return false;
-      (distinct == 1 ? first : second) = a;
+// The warp's active lanes pair up, all by the same rule — lane l with l^1,
+// or lane l with l^2 — and the two lanes of every pair read one address.
+bool BankModel::lanes_pair_up(std::span<const std::uint32_t> addr, std::uint64_t active) const {
+  for (int stride : {1, 2}) {
+    bool ok = true;
+    for (int l = 0; l < wave_size_ && ok; ++l) {
+      int partner = l ^ stride;
+      if (partner < l || !((active >> l) & 1) || !((active >> partner) & 1)) continue;
+      ok = addr[l] == addr[partner];
     }
+    if (ok) return true;
   }
-  return true;
+  return false;
 }
 
-// Distinct words in the busiest bank among `lanes`.
-int BankModel::ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr, std::uint64_t& banks) const {
-  // Each distinct unit (a lane's whole access for power-of-two widths, else a
-  // single word) is listed under its bank group; a group's list length is its ways.
-  constexpr int kMax = 64 * 4;
-  std::uint32_t unit[kMax];
-  std::int16_t next[kMax];
-  std::int16_t head[64];
-  std::uint8_t count[64];
-  std::uint64_t used_groups = 0;
-  int n = 0, ways = 0;
-  const int groups = unit_path_ ? period_ / words_ : period_;
-  auto add = [&](std::uint32_t u, int g) {
-    if (!((used_groups >> g) & 1)) {
-      used_groups |= std::uint64_t{1} << g;
-      head[g] = -1;
-      count[g] = 0;
-    }
-    for (int k = head[g]; k >= 0; k = next[k])
-      if (unit[k] == u) return;
-    unit[n] = u;
-    next[n] = head[g];
-    head[g] = static_cast<std::int16_t>(n++);
-    if (++count[g] > ways) ways = count[g];
+// Distinct words in the busiest bank among `lanes`.  Each lane contributes
+// units — its whole access for power-of-two widths (it covers an aligned
+// group of banks), else single words — each under its bank group.  The first
+// unit seen in a group costs one clock; a different unit in the same group is
+// a conflict and goes to a short list that is counted only when there is one.
+int BankModel::ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr, int& banks) const {
+  struct Extra {
+    std::uint32_t unit;
+    int group;
   };
-  for (std::uint64_t m = lanes; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    std::uint32_t a = addr[l];
-    if (unit_path_) {
-      std::uint32_t u = a / static_cast<std::uint32_t>(ins_.bytes);
-      add(u, static_cast<int>(u % static_cast<std::uint32_t>(groups)));
-    } else {
+  std::uint32_t first[64];
+  Extra extra[64 * 3];
+  int n_extra = 0;
+  std::uint64_t seen = 0;
+  auto add = [&](std::uint32_t u, int g) {
+    std::uint64_t bit = std::uint64_t{1} << g;
+    if (!(seen & bit)) {
+      seen |= bit;
+      first[g] = u;
+    } else if (first[g] != u) {
+      extra[n_extra++] = {u, g};
+    }
+  };
+  if (unit_path_) {
+    const std::uint32_t shift = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins_.bytes)));
+    const std::uint32_t group_mask = static_cast<std::uint32_t>(period_ / words_) - 1;
+    for (std::uint64_t m = lanes; m; m &= m - 1) {
+      std::uint32_t u = addr[std::countr_zero(m)] >> shift;
+      add(u, static_cast<int>(u & group_mask));
+    }
+  } else {
+    for (std::uint64_t m = lanes; m; m &= m - 1) {
+      std::uint32_t a = addr[std::countr_zero(m)] / 4;
       for (int w = 0; w < words_; ++w) {
-        std::uint32_t word = a / 4 + static_cast<std::uint32_t>(w);
+        std::uint32_t word = a + static_cast<std::uint32_t>(w);
         add(word, static_cast<int>(word % static_cast<std::uint32_t>(period_)));
       }
     }
   }
-  if (unit_path_) {
-    std::uint64_t group_banks = (std::uint64_t{1} << words_) - 1;
-    banks = 0;
-    for (std::uint64_t g = used_groups; g; g &= g - 1) banks |= group_banks << (std::countr_zero(g) * words_);
-  } else {
-    banks = used_groups;
+  banks = std::popcount(seen) * (unit_path_ ? words_ : 1);
+  if (n_extra == 0) return 1;
+  // Distinct extra units per group; each already differs from the group's first.
+  int count[64] = {};
+  int ways = 1;
+  for (int i = 0; i < n_extra; ++i) {
+    bool repeat = false;
+    for (int j = 0; j < i && !repeat; ++j) repeat = extra[j].group == extra[i].group && extra[j].unit == extra[i].unit;
+    if (!repeat && ++count[extra[i].group] + 1 > ways) ways = count[extra[i].group] + 1;
   }
   return ways;
+}
+
+// The common case first: when no two active lanes of the pass fall in the
+// same bank group the pass costs one clock; only otherwise are units compared.
+void BankModel::analyze_pass(const PassLanes& p, std::span<const std::uint32_t> addr, std::uint64_t active,
+                             Pass& out) const {
+  out.lanes = p.mask;
+  out.active = p.mask & active;
+  out.banks = 0;
+  out.ways = 0;
+  if (!out.active) return;
+  if (unit_path_) {
+    const std::uint32_t shift = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins_.bytes)));
+    const std::uint32_t group_mask = static_cast<std::uint32_t>(period_ / words_) - 1;
+    std::uint64_t seen = 0, dup = 0;
+    const std::uint32_t* a = addr.data();
+    if (out.active == p.mask) {  // every lane of the pass active: no per-lane mask test
+      for (int k = 0; k < p.count; ++k) {
+        std::uint64_t bit = std::uint64_t{1} << ((a[p.lane[k]] >> shift) & group_mask);
+        dup |= seen & bit;
+        seen |= bit;
+      }
+    } else {
+      for (int k = 0; k < p.count; ++k) {
+        unsigned l = p.lane[k];
+        std::uint64_t bit = ((active >> l) & 1) << ((a[l] >> shift) & group_mask);
+        dup |= seen & bit;
+        seen |= bit;
+      }
+    }
+    out.banks = std::popcount(seen) * words_;
+    if (!dup) {
+      out.ways = 1;
+      return;
+    }
+    // Some group holds two lanes: keep, per group, its first unit and up to
+    // three more distinct ones (enough for a 4-way conflict); beyond that the
+    // general count below takes over.
+    constexpr int kKept = 3;
+    std::uint32_t first[64], more[64][kKept];
+    std::uint8_t n_more[64];
+    for (std::uint64_t d = dup; d; d &= d - 1) n_more[std::countr_zero(d)] = 0;
+    std::uint64_t placed = 0;
+    int ways = 1;
+    bool overflow = false;
+    for (int k = 0; k < p.count && !overflow; ++k) {
+      unsigned l = p.lane[k];
+      if (!((out.active >> l) & 1)) continue;
+      std::uint32_t u = a[l] >> shift;
+      unsigned g = u & group_mask;
+      std::uint64_t bit = std::uint64_t{1} << g;
+      if (!(placed & bit)) {
+        placed |= bit;
+        first[g] = u;
+        continue;
+      }
+      if (first[g] == u) continue;
+      int n = n_more[g], i = 0;
+      while (i < n && more[g][i] != u) ++i;
+      if (i < n) continue;
+      if (n == kKept) {
+        overflow = true;
+        break;
+      }
+      more[g][n] = u;
+      n_more[g] = static_cast<std::uint8_t>(n + 1);
+      if (n + 2 > ways) ways = n + 2;
+    }
+    if (!overflow) {
+      out.ways = ways;
+      return;
+    }
+  }
+  out.ways = ways_of(out.active, addr, out.banks);
 }
 
 Analysis BankModel::analyze(std::span<const std::uint32_t> addresses, std::uint64_t active) const {
@@ -94,26 +182,27 @@ Analysis BankModel::analyze(std::span<const std::uint32_t> addresses, std::uint6
   std::uint32_t align = ins_.bytes == 12 ? 4u : static_cast<std::uint32_t>(ins_.bytes);
   std::uint64_t lanes_mask = wave_size_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << wave_size_) - 1;
   active &= lanes_mask;
-  for (std::uint64_t m = active; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    if (addresses[l] % align != 0)
-      throw ModelError("lane " + std::to_string(l) + ": address " + std::to_string(addresses[l]) + " is not " +
-                       std::to_string(align) + "-byte aligned for " + ins_.name);
+  std::uint32_t misaligned = 0;
+  if (active == lanes_mask) {
+    for (int l = 0; l < wave_size_; ++l) misaligned |= addresses[l];  // vectorizes
+  } else {
+    for (std::uint64_t m = active; m; m &= m - 1) misaligned |= addresses[std::countr_zero(m)];
   }
-  const std::uint64_t* masks = phase_mask_.data();
-  int count = phases_;
-  if (merged_ && quads_fit(addresses, active)) {
-    masks = merged_mask_.data();
-    count = merged_;
-  }
+  if (misaligned & (align - 1))
+    for (std::uint64_t m = active; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      if (addresses[l] % align != 0)
+        throw ModelError("lane " + std::to_string(l) + ": address " + std::to_string(addresses[l]) + " is not " +
+                         std::to_string(align) + "-byte aligned for " + ins_.name);
+    }
+  const std::vector<PassLanes>& passes =
+      !merged_passes_.empty() && lanes_pair_up(addresses, active) ? merged_passes_ : phase_passes_;
   Analysis r;
-  r.entries = count;
-  for (int p = 0; p < count; ++p) {
+  r.entries = static_cast<int>(passes.size());
+  for (int p = 0; p < r.entries; ++p) {
     Pass& pass = r.pass[p];
-    pass.lanes = masks[p];
-    pass.active = masks[p] & active;
-    if (!pass.active) continue;
-    pass.ways = ways_of(pass.active, addresses, pass.banks);
+    analyze_pass(passes[p], addresses, active, pass);
+    if (!pass.ways) continue;
     ++r.passes;
     r.cycles += pass.ways;
     r.conflict_cycles += pass.ways - 1;

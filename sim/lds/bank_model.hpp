@@ -15,20 +15,23 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sim/arch/arch.hpp"
 
 namespace tilelab::lds {
 
+// (Plain members without initialisers: an Analysis is filled per call and
+// only pass[0, entries) is meaningful, so nothing is zeroed needlessly.)
 struct Pass {
-  std::uint64_t lanes = 0;   // lanes of the phase(s) served, as a mask (active or not)
-  std::uint64_t active = 0;  // active lanes in this pass
-  std::uint64_t banks = 0;   // banks touched (in the instruction's bank period)
-  int ways = 0;              // distinct words in the busiest bank; 0 if no lane is active
+  std::uint64_t lanes;   // lanes of the phase(s) served, as a mask (active or not)
+  std::uint64_t active;  // active lanes in this pass
+  int banks;             // banks touched (in the instruction's bank period)
+  int ways;              // distinct words in the busiest bank; 0 if no lane is active
 };
 
 struct Analysis {
-  std::array<Pass, 64> pass{};
+  std::array<Pass, 64> pass;
   int entries = 0;         // pass[0, entries): one per phase (or merged phase set)
   int passes = 0;          // passes with at least one active lane
   int cycles = 0;          // sum of ways
@@ -48,18 +51,23 @@ class BankModel {
   Analysis analyze(std::span<const std::uint32_t> addresses, std::uint64_t active) const;
 
  private:
-  int ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr, std::uint64_t& banks) const;
-  bool quads_fit(std::span<const std::uint32_t> addr, std::uint64_t active) const;
+  int ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr, int& banks) const;
+  struct PassLanes {
+    std::uint64_t mask = 0;
+    int count = 0;
+    std::array<std::uint8_t, 64> lane{};
+  };
+  static PassLanes lanes_of(std::uint64_t mask);
+  void analyze_pass(const PassLanes& p, std::span<const std::uint32_t> addr, std::uint64_t active, Pass& out) const;
+  bool lanes_pair_up(std::span<const std::uint32_t> addr, std::uint64_t active) const;
 
   arch::LdsInstruction ins_;
   int wave_size_;
   int period_;                 // banks per period
   int words_;                  // 4-byte words per lane
   bool unit_path_;             // power-of-two width: one bank group per lane
-  std::array<std::uint64_t, 64> phase_mask_{};
-  int phases_;
-  std::array<std::uint64_t, 64> merged_mask_{};  // passes when quads fit
-  int merged_;
+  std::vector<PassLanes> phase_passes_;   // one per phase
+  std::vector<PassLanes> merged_passes_;  // when lanes pair up (pair_merge); empty if the instruction has none
 };
 
 class ModelError : public std::runtime_error {

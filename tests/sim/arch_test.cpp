@@ -45,7 +45,7 @@ TEST(Arch, BuiltInsLoad) {
   EXPECT_EQ(g950.instruction("ds_read_b128").phases.size(), 4u);
   EXPECT_EQ(g950.instruction("ds_write_b128").status, arch::Status::kAssumed);
   EXPECT_EQ(arch::load_arch("gfx942").lds.banks, 32);
-  EXPECT_EQ(arch::load_arch("sm90").instruction("LDS.128").quad_merge.size(), 2u);
+  EXPECT_EQ(arch::load_arch("sm90").instruction("LDS.128").pair_merge.size(), 2u);
 }
 
 TEST(Arch, DescriptionMarksUnknownsAndAssumptions) {

@@ -20,16 +20,19 @@ std::string lane_ranges(std::uint64_t mask) {
   return s.empty() ? "-" : s;
 }
 
+// Left-aligned column of the given width (at least one space after).
+static std::string col(const std::string& v, std::size_t width) {
+  return v + std::string(v.size() < width ? width - v.size() : 1, ' ');
+}
+
 std::string pass_table(const lds::Analysis& a) {
   std::ostringstream o;
   o << "  pass  lanes                     active  banks  ways  cycles\n";
   for (int p = 0; p < a.entries; ++p) {
     const lds::Pass& x = a.pass[p];
-    std::string lanes = lane_ranges(x.lanes);
-    o << "  " << p << std::string(p < 10 ? 5 : 4, ' ') << lanes << std::string(lanes.size() < 26 ? 26 - lanes.size() : 1, ' ')
-      << std::popcount(x.active) << std::string(8 - std::to_string(std::popcount(x.active)).size(), ' ')
-      << std::popcount(x.banks) << std::string(7 - std::to_string(std::popcount(x.banks)).size(), ' ') << x.ways
-      << std::string(6 - std::to_string(x.ways).size(), ' ') << x.ways << "\n";
+    o << "  " << col(std::to_string(p), 6) << col(lane_ranges(x.lanes), 26)
+      << col(std::to_string(std::popcount(x.active)), 8) << col(std::to_string(x.banks), 7)
+      << col(std::to_string(x.ways), 6) << x.ways << "\n";
   }
   return o.str();
 }
@@ -50,7 +53,7 @@ std::string analysis_json(const lds::Analysis& a) {
   for (int p = 0; p < a.entries; ++p) {
     const lds::Pass& x = a.pass[p];
     o << (p ? "," : "") << "{\"lanes\":\"" << lane_ranges(x.lanes) << "\",\"active\":" << std::popcount(x.active)
-      << ",\"banks\":" << std::popcount(x.banks) << ",\"ways\":" << x.ways << "}";
+      << ",\"banks\":" << x.banks << ",\"ways\":" << x.ways << "}";
   }
   o << "],\"cycles\":" << a.cycles << ",\"conflict_cycles\":" << a.conflict_cycles << ",\"max_ways\":" << a.max_ways
     << "}";
