@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build g++            # the build
   libboost-program-options-dev     # the CLI's option parsing
+  libtomlplusplus-dev              # sim/arch/*.toml architecture descriptions
   libgtest-dev                     # tests
   libbenchmark-dev                 # benchmarks
   clang libclang-rt-dev            # libFuzzer for the parser fuzz test
