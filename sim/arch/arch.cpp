@@ -5,6 +5,7 @@
 #include "sim/arch/embedded.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -170,9 +171,59 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
   return ins;
 }
 
+// TOML forbids control characters other than tab and line ends, and allows
+// non-ASCII text only in strings and comments.  toml++ 3.3 trips internal
+// assertions on a control character after '[' and reaches undefined
+// behaviour on a character such as U+00A7 in bare TOML (both found by
+// fuzzing), so such text is refused before toml++ sees it.
+void check_characters(const std::string& text, const std::string& file) {
+  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
+  int line = 1;
+  auto fail = [&](const std::string& what) { throw ArchError(file + ":" + std::to_string(line) + ": " + what); };
+  auto at = [&](std::size_t i, const char* s) { return text.compare(i, std::strlen(s), s) == 0; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
+      const char* hex = "0123456789abcdef";
+      fail(std::string("control character 0x") + hex[c >> 4] + hex[c & 15] + " is not allowed in a TOML file");
+    }
+    if (c == '\n') {
+      ++line;
+      if (in != In::kMultiBasic && in != In::kMultiLiteral) in = In::kCode;
+      continue;
+    }
+    switch (in) {
+      case In::kCode:
+        if (c >= 0x80) fail("non-ASCII character outside a string or comment");
+        if (c == '#') in = In::kComment;
+        else if (at(i, "\"\"\"")) in = In::kMultiBasic, i += 2;
+        else if (at(i, "'''")) in = In::kMultiLiteral, i += 2;
+        else if (c == '"') in = In::kBasic;
+        else if (c == '\'') in = In::kLiteral;
+        break;
+      case In::kComment: break;
+      case In::kBasic:
+        if (c == '\\') ++i;
+        else if (c == '"') in = In::kCode;
+        break;
+      case In::kLiteral:
+        if (c == '\'') in = In::kCode;
+        break;
+      case In::kMultiBasic:
+        if (c == '\\') ++i;
+        else if (at(i, "\"\"\"")) in = In::kCode, i += 2;
+        break;
+      case In::kMultiLiteral:
+        if (at(i, "'''")) in = In::kCode, i += 2;
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 Arch parse_arch(const std::string& text, const std::string& file) {
+  check_characters(text, file);
   toml::table root;
   try {
     root = toml::parse(text, file);

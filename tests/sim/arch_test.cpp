@@ -76,6 +76,16 @@ TEST(Arch, ErrorsNameFileLineAndKey) {
   EXPECT_NE(error_of(std::string(t).replace(t.find("[lds]"), 5, "[ldsx]")).find("unknown key"), std::string::npos);
 }
 
+// Text toml++ 3.3 mishandles (found by fuzzing) is refused before it parses.
+TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
+  std::string t = kMinimal;
+  EXPECT_EQ(error_of(std::string(t).replace(t.find("[lds]"), 1, "[\x16")),
+            "test.toml:6: control character 0x16 is not allowed in a TOML file");
+  EXPECT_EQ(error_of("name = \"x\" \xc2\xa7\n"), "test.toml:1: non-ASCII character outside a string or comment");
+  // In comments and strings non-ASCII text is fine.
+  EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
+}
+
 TEST(Arch, UnknownNamesAndFiles) {
   EXPECT_THROW(arch::load_arch("gfx1200"), arch::ArchError);
   EXPECT_THROW(arch::load_arch("/nonexistent/x.toml"), arch::ArchError);
