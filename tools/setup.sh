@@ -10,6 +10,8 @@ packages=(
   cmake ninja-build g++            # the build
   libboost-program-options-dev     # the CLI's option parsing
   libtomlplusplus-dev              # sim/arch/*.toml architecture descriptions
+  libhdf5-dev                      # traces/: the HDF5 trace store
+  python3-h5py                     # tests: h5py reads what tilelab wrote
   libgtest-dev                     # tests
   libbenchmark-dev                 # benchmarks
   clang libclang-rt-dev            # libFuzzer for the parser fuzz test

@@ -22,5 +22,8 @@ int run_arch(const std::vector<std::string>& args);
 int run_lds(const std::vector<std::string>& args);
 int run_occupancy(const std::vector<std::string>& args);
 int run_swizzle(const std::vector<std::string>& args);
+int run_runs(const std::vector<std::string>& args);
+int run_compare(const std::vector<std::string>& args);
+int run_export(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

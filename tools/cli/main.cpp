@@ -15,6 +15,9 @@ const Command kCommands[] = {
     {"lds", "bank conflicts of LDS instructions, from addresses or layouts", &tilelab::cli::run_lds},
     {"occupancy", "waves per SIMD and workgroups per CU, and the limiting resource", &tilelab::cli::run_occupancy},
     {"swizzle", "find the LDS swizzle that makes a tile's writes and reads conflict-free", &tilelab::cli::run_swizzle},
+    {"runs", "list and show the runs of an HDF5 trace store", &tilelab::cli::run_runs},
+    {"compare", "compare two runs (simulation vs hardware) side by side", &tilelab::cli::run_compare},
+    {"export", "export a run's timeline for Perfetto", &tilelab::cli::run_export},
 };
 
 void usage(std::ostream& out) {

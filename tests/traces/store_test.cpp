@@ -1,0 +1,319 @@
+// The HDF5 trace store: round trips, appends, safety, bad files, comparison, Perfetto.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "synthetic_runs.hpp"
+#include "traces/analysis.hpp"
+
+namespace tilelab {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::SyntheticRun;
+using testing::write_synthetic;
+
+// A fresh directory per test.
+class Store : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tilelab-store-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const traces::StoreError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST_F(Store, RoundTripOfEveryTableAndAttribute) {
+  SyntheticRun s;
+  s.event_buffer = 300;  // several segments per wave
+  write_synthetic(path("t.h5"), s);
+  traces::Reader r(path("t.h5"));
+  ASSERT_EQ(r.run_ids(), std::vector<std::string>{"sim-0"});
+  traces::RunView v = r.run("sim-0");
+  EXPECT_TRUE(v.complete);
+  EXPECT_EQ(v.info.kind, "sim");
+  EXPECT_EQ(v.info.kernel, "gemm_bf16");
+  EXPECT_EQ(v.info.config_json, "{\"tile\":[256,256,64]}");
+  EXPECT_EQ(v.info.problem_shape, "M=256,N=256,K=64");
+  EXPECT_EQ(v.info.arch, "gfx950");
+  EXPECT_EQ(v.info.device, "simulator");
+  EXPECT_EQ(v.info.backend, "sim");
+  EXPECT_EQ(v.info.git_revision, "0123abc");
+  EXPECT_EQ(v.info.compiler, "clang 22.1.8");
+  EXPECT_EQ(v.info.code_object_sha256, std::string(64, 'a'));
+  EXPECT_EQ(v.info.arch_file_sha256, std::string(64, 'b'));
+  EXPECT_EQ(v.info.host, "testhost");
+  EXPECT_EQ(v.info.utc_time, "2026-12-02T00:00:00Z");
+  EXPECT_EQ(v.info.time_unit, "cycles");
+  EXPECT_EQ(v.info.seed, 42u);
+  ASSERT_TRUE(v.summary.has_value());
+  EXPECT_EQ(v.summary->median_ns, 1000);
+  EXPECT_EQ(v.summary->p10_ns, 999);
+  EXPECT_EQ(v.summary->p90_ns, 1001);
+  EXPECT_EQ(v.summary->min_ns, 998);
+  EXPECT_EQ(v.summary->iqr_ns, 1.5);
+  EXPECT_EQ(v.summary->tflops, 1.25);
+  EXPECT_EQ(v.summary->gbps, 300);
+  EXPECT_EQ(v.summary->max_rel_error, 1e-3);
+  EXPECT_TRUE(v.summary->correct);
+  EXPECT_EQ(v.repetitions, 5u);
+  EXPECT_EQ(v.waves, 8u);
+  EXPECT_EQ(v.events, 800u);
+  auto reps = r.repetitions("sim-0");
+  ASSERT_EQ(reps.size(), 5u);
+  EXPECT_EQ(reps[3].rep, 3);
+  EXPECT_EQ(reps[3].time_ns, 1003);
+  auto waves = r.waves("sim-0");
+  ASSERT_EQ(waves.size(), 8u);
+  EXPECT_EQ(waves[5].wave, 5u);
+  EXPECT_EQ(waves[5].workgroup, 1u);
+  EXPECT_EQ(waves[5].cu, 1u);
+  EXPECT_EQ(waves[5].simd, 1u);
+  EXPECT_EQ(waves[5].slot, 1u);
+  EXPECT_EQ(waves[5].start, 5);
+  for (int w = 0; w < 8; ++w) {
+    auto ev = r.wave_events("sim-0", w);
+    ASSERT_EQ(ev.size(), 100u);
+    for (int k = 0; k < 100; ++k) {
+      traces::EventRecord want = testing::synthetic_event(s, w, k);
+      ASSERT_EQ(ev[k].wave, want.wave);
+      ASSERT_EQ(ev[k].pc, want.pc);
+      ASSERT_EQ(ev[k].opcode, want.opcode);
+      ASSERT_EQ(ev[k].cls, want.cls);
+      ASSERT_EQ(ev[k].stall_reason, want.stall_reason);
+      ASSERT_EQ(ev[k].stall, want.stall);
+      ASSERT_EQ(ev[k].issue, want.issue);
+      ASSERT_EQ(ev[k].complete, want.complete);
+    }
+  }
+  auto lds = r.lds("sim-0");
+  ASSERT_EQ(lds.size(), 1u);
+  EXPECT_STREQ(lds[0].site, "inst 0 wave 0");
+  EXPECT_STREQ(lds[0].instruction, "ds_read_b128");
+  EXPECT_EQ(lds[0].conflict_cycles, 12u);
+  auto counters = r.counters("sim-0");
+  EXPECT_EQ(counters.at("SQ_LDS_BANK_CONFLICT"), 12);
+  EXPECT_EQ(r.opcode_names("sim-0").at(31), "op31");
+  EXPECT_EQ(r.class_names("sim-0"), testing::synthetic_classes());
+  EXPECT_EQ(r.stall_reason_names("sim-0").at(1), "waitcnt");
+  EXPECT_TRUE(r.wave_events("sim-0", 99).empty());
+}
+
+TEST_F(Store, AppendingKeepsEarlierRunsAndTheSameInputsGiveTheSameBytes) {
+  SyntheticRun a, b;
+  b.id = "hw-0";
+  b.kind = "hw";
+  write_synthetic(path("t.h5"), a);
+  write_synthetic(path("t.h5"), b);
+  traces::Reader r(path("t.h5"));
+  EXPECT_EQ(r.run_ids(), (std::vector<std::string>{"sim-0", "hw-0"}));
+  EXPECT_EQ(r.wave_events("sim-0", 3).size(), 100u);
+  EXPECT_EQ(error_of([&] { write_synthetic(path("t.h5"), a); }),
+            "'" + path("t.h5") + "' already has a run 'sim-0'");
+  write_synthetic(path("u.h5"), a);
+  write_synthetic(path("u.h5"), b);
+  std::ifstream x(path("t.h5"), std::ios::binary), y(path("u.h5"), std::ios::binary);
+  std::string bx((std::istreambuf_iterator<char>(x)), {}), by((std::istreambuf_iterator<char>(y)), {});
+  EXPECT_EQ(bx, by);
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".partial"), std::string::npos);
+}
+
+TEST_F(Store, AbandonedWriterLeavesTheFileAlone) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  {
+    traces::RunInfo info;
+    info.id = "half";
+    traces::RunWriter w(path("t.h5"), info);
+    w.add_event({});
+  }  // destroyed without finish()
+  traces::Reader r(path("t.h5"));
+  EXPECT_EQ(r.run_ids(), std::vector<std::string>{"sim-0"});
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    traces::RunInfo info;
+    info.id = "killed";
+    traces::RunWriter w(path("t.h5"), info, 1000);
+    for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
+                                                 static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
+  }
+  // Wait until the child is writing events into its private copy, then kill it.
+  std::string partial = path("t.h5") + ".partial-" + std::to_string(child);
+  for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
+  ASSERT_TRUE(fs::exists(partial));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  traces::Reader r(path("t.h5"));
+  EXPECT_EQ(r.run_ids(), std::vector<std::string>{"sim-0"});
+  EXPECT_EQ(r.wave_events("sim-0", 7).size(), 100u);
+  // A later writer is not disturbed by the leftover.
+  SyntheticRun b;
+  b.id = "after";
+  write_synthetic(path("t.h5"), b);
+  EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), (std::vector<std::string>{"sim-0", "after"}));
+}
+
+TEST_F(Store, BadFilesGetOneClearLine) {
+  EXPECT_EQ(error_of([&] { traces::Reader(path("missing.h5")); }), "no such file '" + path("missing.h5") + "'");
+  std::ofstream(path("text.h5")) << "not hdf5";
+  EXPECT_EQ(error_of([&] { traces::Reader(path("text.h5")); }),
+            "'" + path("text.h5") + "' is not a readable HDF5 file");
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  EXPECT_EQ(error_of([&] { traces::Reader(path("t.h5")).run("nope"); }),
+            "no run 'nope' in '" + path("t.h5") + "' (runs: sim-0)");
+  // A store from the future.
+  {
+    SyntheticRun s;
+    write_synthetic(path("future.h5"), s);
+    hid_t f = H5Fopen(path("future.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(f, "tilelab_schema_version", H5P_DEFAULT);
+    std::int64_t v = 7;
+    H5Awrite(a, H5T_NATIVE_INT64, &v);
+    H5Aclose(a);
+    H5Fclose(f);
+  }
+  EXPECT_EQ(error_of([&] { traces::Reader(path("future.h5")); }),
+            "'" + path("future.h5") + "' uses trace schema v7, newer than this tilelab (v1); update tilelab to read it");
+  // A plain HDF5 file that is not a store.
+  H5Fclose(H5Fcreate(path("plain.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  EXPECT_EQ(error_of([&] { traces::Reader(path("plain.h5")); }),
+            "'" + path("plain.h5") + "' is an HDF5 file but not a tilelab trace store (no tilelab_schema_version)");
+  EXPECT_NE(error_of([&] { write_synthetic(path("plain.h5"), SyntheticRun{}); }), "no error");
+}
+
+// Damaged files: bytes flipped or the file cut short.  Reading every part of
+// every run must give data or a StoreError — never a crash (the sanitizer
+// build checks for memory errors) — and never modify the file.
+TEST_F(Store, DamagedFilesAreRefusedNotCrashedOn) {
+  SyntheticRun s;
+  s.waves = 4;
+  s.events_per_wave = 2000;
+  write_synthetic(path("good.h5"), s);
+  std::ifstream in(path("good.h5"), std::ios::binary);
+  std::string good((std::istreambuf_iterator<char>(in)), {});
+  std::mt19937 rng(5);
+  int refused = 0, read = 0;
+  const char* env = std::getenv("TILELAB_DAMAGE_TRIALS");  // a longer run: e.g. 5000
+  const int trials = env ? std::atoi(env) : 150;
+  for (int trial = 0; trial < trials; ++trial) {
+    std::string bad = good;
+    if (trial % 3 == 0) {
+      bad.resize(rng() % bad.size());
+    } else {
+      for (int k = 0; k < 1 + trial % 8; ++k) bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
+    }
+    std::string p = path("bad.h5");
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bad;
+    try {
+      traces::Reader r(p);
+      for (const std::string& id : r.run_ids()) {
+        r.run(id);
+        r.waves(id);
+        r.lds(id);
+        r.counters(id);
+        r.opcode_names(id);
+        for (std::uint32_t w = 0; w < 4; ++w) r.wave_events(id, w);
+      }
+      ++read;
+    } catch (const traces::StoreError&) {
+      ++refused;
+    }
+    std::ifstream again(p, std::ios::binary);
+    std::string after((std::istreambuf_iterator<char>(again)), {});
+    ASSERT_EQ(after, bad) << "a reader modified the file";
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_EQ(refused + read, trials);
+}
+
+TEST_F(Store, CompareFindsTheKnownDifferences) {
+  SyntheticRun a, b;
+  b.id = "hw-0";
+  b.kind = "hw";
+  b.valu_cycles = 8;  // VALU instructions take twice as long on "hardware"
+  b.lds_conflicts = 0;
+  b.median_ns = 1500;
+  write_synthetic(path("t.h5"), a);
+  write_synthetic(path("t.h5"), b);
+  traces::Reader r(path("t.h5"));
+  traces::Comparison c = traces::compare(r, "sim-0", "hw-0", traces::CompareBy::kClass, false);
+  EXPECT_DOUBLE_EQ(c.time_ratio, 1.5);
+  EXPECT_EQ(c.rows.at("VALU").first.instructions, 200u);  // 8 waves x 25 VALU each
+  EXPECT_EQ(c.rows.at("VALU").first.cycles, 800);
+  EXPECT_EQ(c.rows.at("VALU").second.cycles, 1600);
+  EXPECT_EQ(c.rows.at("LDS").first.cycles, c.rows.at("LDS").second.cycles);
+  EXPECT_EQ(c.rows.at("SALU").first.stall, c.rows.at("SALU").second.stall);
+  EXPECT_EQ(c.lds_conflicts_a, 12u);
+  EXPECT_EQ(c.lds_conflicts_b, 0u);
+  EXPECT_EQ(c.counters.size(), 2u);  // GRBM_GUI_ACTIVE is only in the hw run
+  EXPECT_EQ(c.counters.at("SQ_WAVES").second, 8);
+  traces::Comparison by_wave = traces::compare(r, "sim-0", "hw-0", traces::CompareBy::kWave, false);
+  EXPECT_EQ(by_wave.rows.size(), 8u);
+  traces::Comparison by_pc = traces::compare(r, "sim-0", "hw-0", traces::CompareBy::kPc, false);
+  EXPECT_EQ(by_pc.rows.size(), 32u);
+  EXPECT_EQ(by_pc.rows.count("0x000000 op0"), 1u);
+
+  SyntheticRun other;
+  other.id = "other";
+  other.shape = "M=512,N=256,K=64";
+  write_synthetic(path("t.h5"), other);
+  EXPECT_EQ(error_of([&] { traces::compare(r, "sim-0", "other", traces::CompareBy::kClass, false); }),
+            "no run 'other' in '" + path("t.h5") + "' (runs: sim-0, hw-0)");  // r was opened before the append
+  traces::Reader r2(path("t.h5"));
+  EXPECT_EQ(error_of([&] { traces::compare(r2, "sim-0", "other", traces::CompareBy::kClass, false); }),
+            "runs differ in problem shape ('M=256,N=256,K=64' vs 'M=512,N=256,K=64'); use --force to compare anyway");
+  EXPECT_NO_THROW(traces::compare(r2, "sim-0", "other", traces::CompareBy::kClass, true));
+}
+
+TEST_F(Store, PerfettoHasATrackPerWaveAndASlicePerInstruction) {
+  SyntheticRun s;
+  write_synthetic(path("t.h5"), s);
+  traces::Reader r(path("t.h5"));
+  std::ostringstream out;
+  traces::PerfettoStats st = traces::export_perfetto(r, "sim-0", out);
+  std::string j = out.str();
+  auto count = [&](const std::string& what) {
+    int n = 0;
+    for (std::size_t p = j.find(what); p != std::string::npos; p = j.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\"name\":\"thread_name\""), 8);
+  EXPECT_EQ(count("\"name\":\"process_name\""), 2);  // CUs 0 and 1
+  EXPECT_EQ(count("\"cat\":\"instruction\""), 800);
+  EXPECT_EQ(count("\"cat\":\"stall\""), 8 * 34);     // every third event stalls
+  EXPECT_EQ(st.group, 1u);
+  std::ostringstream grouped;
+  st = traces::export_perfetto(r, "sim-0", grouped, 100);
+  EXPECT_EQ(st.group, 8u);
+  EXPECT_NE(grouped.str().find("\"name\":\"8 instructions\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilelab

@@ -1,0 +1,163 @@
+// `tilelab runs list|show`, `tilelab compare`, `tilelab export`: reading the HDF5 trace store.
+#include <fstream>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+
+#include "tools/cli/cli_util.hpp"
+#include "traces/analysis.hpp"
+
+namespace tilelab::cli {
+
+namespace {
+
+int store_error(const std::exception& e) {
+  std::cerr << "error: " << e.what() << "\n";
+  return kFailed;
+}
+
+std::string summary_of(const traces::RunView& v) {
+  std::ostringstream s;
+  if (v.summary) s << "median " << v.summary->median_ns << " ns" << (v.summary->correct ? ", correct" : ", NOT correct");
+  else s << v.events << " events, " << v.lds_sites << " LDS sites";
+  if (!v.complete) s << " [incomplete]";
+  return s.str();
+}
+
+}  // namespace
+
+int run_runs(const std::vector<std::string>& args) {
+  const char* help =
+      "usage: tilelab runs list FILE\n"
+      "       tilelab runs show FILE RUN\n\n"
+      "list: one line per run: id, kind, kernel, arch/device, UTC time, summary.\n"
+      "show: a run's provenance, summary, table sizes, counters and LDS sites.\n"
+      "The file is opened read-only (traces/SCHEMA.md describes it).\n";
+  if (args.empty()) return usage_error("runs", "runs needs list or show");
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << help;
+    return kOk;
+  }
+  try {
+    if (args[0] == "list" && args.size() == 2) {
+      traces::Reader r(args[1]);
+      for (const std::string& id : r.run_ids()) {
+        traces::RunView v = r.run(id);
+        std::cout << id << "  " << v.info.kind << "  " << v.info.kernel << "  " << v.info.arch << "/" << v.info.device
+                  << "  " << v.info.utc_time << "  " << summary_of(v) << "\n";
+      }
+      return kOk;
+    }
+    if (args[0] == "show" && args.size() == 3) {
+      traces::Reader r(args[1]);
+      traces::RunView v = r.run(args[2]);
+      const traces::RunInfo& i = v.info;
+      std::cout << "run " << i.id << (v.complete ? "" : " [incomplete]") << "\n"
+                << "  kind " << i.kind << ", kernel " << i.kernel << ", shape " << i.problem_shape << "\n"
+                << "  arch " << i.arch << ", device " << i.device << ", backend " << i.backend << "\n"
+                << "  config " << i.config_json << "\n"
+                << "  seed " << i.seed << ", git " << i.git_revision << ", compiler " << i.compiler << "\n"
+                << "  code object sha256 " << i.code_object_sha256 << "\n  arch file sha256 " << i.arch_file_sha256
+                << "\n  host " << i.host << ", " << i.utc_time << ", times in " << i.time_unit << "\n";
+      if (v.summary)
+        std::cout << "  median " << v.summary->median_ns << " ns (p10 " << v.summary->p10_ns << ", p90 "
+                  << v.summary->p90_ns << ", min " << v.summary->min_ns << ", IQR " << v.summary->iqr_ns << "), "
+                  << v.summary->tflops << " TFLOP/s, " << v.summary->gbps << " GB/s, max rel error "
+                  << v.summary->max_rel_error << (v.summary->correct ? ", correct" : ", NOT correct") << "\n";
+      std::cout << "  " << v.repetitions << " repetitions, " << v.waves << " waves, " << v.events << " events, "
+                << v.lds_sites << " LDS sites, " << v.counters << " counters\n";
+      for (const auto& [k, val] : r.counters(i.id)) std::cout << "  counter " << k << " = " << val << "\n";
+      for (const traces::LdsRecord& l : r.lds(i.id))
+        std::cout << "  lds " << l.site << "  " << l.instruction << "  phases " << l.phases << "  worst "
+                  << l.worst_ways << "-way  conflict cycles " << l.conflict_cycles << "  x" << l.count << "\n";
+      return kOk;
+    }
+  } catch (const traces::StoreError& e) {
+    return store_error(e);
+  }
+  return usage_error("runs", "expected 'list FILE' or 'show FILE RUN'");
+}
+
+int run_compare(const std::vector<std::string>& args) {
+  const char* help =
+      "usage: tilelab compare FILE RUN_A RUN_B [--by class|pc|wave] [--json] [--force]\n\n"
+      "Side by side: median time ratio (B/A), per instruction class (or pc, or wave)\n"
+      "instructions, busy cycles and stall cycles, LDS conflict cycles, and the counters\n"
+      "both runs have.  Runs of different kernels or problem shapes are refused unless\n"
+      "--force.\n";
+  po::options_description opts;
+  opts.add_options()("help", "")("json", "")("force", "")("by", po::value<std::string>()->default_value("class"), "")(
+      "pos", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("pos", -1);
+  po::variables_map vm;
+  int status = kOk;
+  if (!parse_options("compare", args, opts, vm, status, &pos)) return status;
+  if (vm.count("help")) {
+    std::cout << help;
+    return kOk;
+  }
+  std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (p.size() != 3) return usage_error("compare", "expected FILE RUN_A RUN_B");
+  std::string by_s = vm["by"].as<std::string>();
+  traces::CompareBy by = by_s == "class" ? traces::CompareBy::kClass
+                         : by_s == "pc"  ? traces::CompareBy::kPc
+                         : by_s == "wave" ? traces::CompareBy::kWave
+                                          : static_cast<traces::CompareBy>(-1);
+  if (static_cast<int>(by) == -1) return usage_error("compare", "--by takes class, pc or wave");
+  try {
+    traces::Reader r(p[0]);
+    traces::Comparison c = traces::compare(r, p[1], p[2], by, vm.count("force") > 0);
+    if (vm.count("json")) traces::print_json(c, std::cout);
+    else traces::print_table(c, by, std::cout);
+  } catch (const traces::StoreError& e) {
+    return store_error(e);
+  }
+  return kOk;
+}
+
+int run_export(const std::vector<std::string>& args) {
+  const char* help =
+      "usage: tilelab export FILE RUN --perfetto OUT.json [--max-slices N]\n\n"
+      "Chrome trace-event JSON for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
+      "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
+      "stall.  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
+      "a wave are grouped into one slice (the count is in otherData), which keeps the\n"
+      "JSON loadable.  The file is written whole or not at all.\n";
+  po::options_description opts;
+  opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")(
+      "max-slices", po::value<unsigned long long>()->default_value(2000000), "")(
+      "pos", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("pos", -1);
+  po::variables_map vm;
+  int status = kOk;
+  if (!parse_options("export", args, opts, vm, status, &pos)) return status;
+  if (vm.count("help")) {
+    std::cout << help;
+    return kOk;
+  }
+  std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (p.size() != 2 || !vm.count("perfetto")) return usage_error("export", "expected FILE RUN --perfetto OUT.json");
+  std::string out = vm["perfetto"].as<std::string>(), tmp = out + ".tmp";
+  try {
+    traces::Reader r(p[0]);
+    traces::PerfettoStats st;
+    {
+      std::ofstream f(tmp);
+      if (!f) return store_error(std::runtime_error("cannot write '" + out + "'"));
+      st = traces::export_perfetto(r, p[1], f, vm["max-slices"].as<unsigned long long>());
+      if (!f.flush()) throw std::runtime_error("cannot write '" + out + "'");
+    }
+    std::filesystem::rename(tmp, out);
+    std::cout << "wrote " << out << ": " << st.slices << " slices for " << st.events << " events"
+              << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "") << "\n";
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    return store_error(e);
+  }
+  return kOk;
+}
+
+}  // namespace tilelab::cli

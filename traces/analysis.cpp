@@ -1,0 +1,203 @@
+#include "traces/analysis.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+#include <unordered_map>
+
+namespace tilelab::traces {
+
+namespace {
+
+std::string name_or(const std::vector<std::string>& names, std::size_t i, const std::string& prefix) {
+  return i < names.size() ? names[i] : prefix + std::to_string(i);
+}
+
+std::map<std::string, Totals> totals(const Reader& r, const std::string& run, CompareBy by) {
+  std::vector<std::string> classes = r.class_names(run), opcodes = r.opcode_names(run);
+  std::map<std::string, Totals> out;
+  std::unordered_map<std::uint64_t, Totals> by_int;  // pc or wave keys, named afterwards
+  std::unordered_map<std::uint32_t, std::uint16_t> pc_opcode;
+  r.for_each_event_block(run, [&](const EventRecord* e, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      Totals* t;
+      if (by == CompareBy::kClass) t = &out[name_or(classes, e[i].cls, "class ")];
+      else if (by == CompareBy::kPc) {
+        t = &by_int[e[i].pc];
+        pc_opcode.emplace(e[i].pc, e[i].opcode);
+      } else {
+        t = &by_int[e[i].wave];
+      }
+      ++t->instructions;
+      t->cycles += e[i].complete - e[i].issue;
+      t->stall += e[i].stall;
+    }
+  });
+  for (const auto& [key, t] : by_int) {
+    std::ostringstream k;
+    if (by == CompareBy::kPc)
+      k << "0x" << std::hex << std::setw(6) << std::setfill('0') << key << " "
+        << name_or(opcodes, pc_opcode[static_cast<std::uint32_t>(key)], "op ");
+    else
+      k << "wave " << std::setw(6) << key;
+    out[k.str()] = t;
+  }
+  return out;
+}
+
+std::uint64_t lds_conflicts(const Reader& r, const std::string& run) {
+  std::uint64_t c = 0;
+  for (const LdsRecord& l : r.lds(run)) c += l.conflict_cycles;
+  return c;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') o += '\\';
+    if (static_cast<unsigned char>(ch) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      o += buf;
+      continue;
+    }
+    o += ch;
+  }
+  return o;
+}
+
+}  // namespace
+
+Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force) {
+  Comparison c;
+  c.a = r.run(a);
+  c.b = r.run(b);
+  if (!force && c.a.info.kernel != c.b.info.kernel)
+    throw StoreError("runs differ in kernel ('" + c.a.info.kernel + "' vs '" + c.b.info.kernel +
+                     "'); use --force to compare anyway");
+  if (!force && c.a.info.problem_shape != c.b.info.problem_shape)
+    throw StoreError("runs differ in problem shape ('" + c.a.info.problem_shape + "' vs '" + c.b.info.problem_shape +
+                     "'); use --force to compare anyway");
+  if (c.a.summary && c.b.summary && c.a.summary->median_ns > 0) c.time_ratio = c.b.summary->median_ns / c.a.summary->median_ns;
+  std::map<std::string, Totals> ta = totals(r, a, by), tb = totals(r, b, by);
+  for (const auto& [k, t] : ta) c.rows[k].first = t;
+  for (const auto& [k, t] : tb) c.rows[k].second = t;
+  c.lds_conflicts_a = lds_conflicts(r, a);
+  c.lds_conflicts_b = lds_conflicts(r, b);
+  std::map<std::string, double> ca = r.counters(a), cb = r.counters(b);
+  for (const auto& [k, v] : ca)
+    if (cb.count(k)) c.counters[k] = {v, cb[k]};
+  return c;
+}
+
+void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
+  auto ratio = [](double a, double b) {
+    std::ostringstream s;
+    if (a == 0) s << (b == 0 ? "1" : "-");
+    else s << std::fixed << std::setprecision(2) << b / a;
+    return s.str();
+  };
+  o << "A: " << c.a.info.id << " (" << c.a.info.kind << ", " << c.a.info.arch << ", " << c.a.info.device << ")\n"
+    << "B: " << c.b.info.id << " (" << c.b.info.kind << ", " << c.b.info.arch << ", " << c.b.info.device << ")\n"
+    << "kernel " << c.a.info.kernel << ", shape " << c.a.info.problem_shape << "\n";
+  if (c.time_ratio > 0)
+    o << "median time: A " << c.a.summary->median_ns << " ns, B " << c.b.summary->median_ns << " ns, B/A "
+      << std::fixed << std::setprecision(3) << c.time_ratio << "\n" << std::defaultfloat;
+  const char* key = by == CompareBy::kClass ? "class" : by == CompareBy::kPc ? "pc" : "wave";
+  o << std::left << std::setw(28) << key << std::right << std::setw(12) << "instr A" << std::setw(12) << "instr B"
+    << std::setw(14) << "cycles A" << std::setw(14) << "cycles B" << std::setw(8) << "B/A" << std::setw(12)
+    << "stall A" << std::setw(12) << "stall B" << std::setw(8) << "B/A" << "\n";
+  for (const auto& [k, ab] : c.rows) {
+    const Totals &x = ab.first, &y = ab.second;
+    o << std::left << std::setw(28) << k << std::right << std::setw(12) << x.instructions << std::setw(12)
+      << y.instructions << std::setw(14) << x.cycles << std::setw(14) << y.cycles << std::setw(8)
+      << ratio(static_cast<double>(x.cycles), static_cast<double>(y.cycles)) << std::setw(12) << x.stall
+      << std::setw(12) << y.stall << std::setw(8) << ratio(static_cast<double>(x.stall), static_cast<double>(y.stall))
+      << "\n";
+  }
+  o << "LDS conflict cycles: A " << c.lds_conflicts_a << ", B " << c.lds_conflicts_b << "\n";
+  for (const auto& [k, v] : c.counters) o << "counter " << k << ": A " << v.first << ", B " << v.second << "\n";
+}
+
+void print_json(const Comparison& c, std::ostream& o) {
+  o << "{\"a\":\"" << json_escape(c.a.info.id) << "\",\"b\":\"" << json_escape(c.b.info.id)
+    << "\",\"kernel\":\"" << json_escape(c.a.info.kernel) << "\",\"time_ratio\":" << c.time_ratio << ",\"rows\":{";
+  bool first = true;
+  for (const auto& [k, ab] : c.rows) {
+    o << (first ? "" : ",") << "\"" << json_escape(k) << "\":{\"a\":{\"instructions\":" << ab.first.instructions
+      << ",\"cycles\":" << ab.first.cycles << ",\"stall\":" << ab.first.stall << "},\"b\":{\"instructions\":"
+      << ab.second.instructions << ",\"cycles\":" << ab.second.cycles << ",\"stall\":" << ab.second.stall << "}}";
+    first = false;
+  }
+  o << "},\"lds_conflict_cycles\":{\"a\":" << c.lds_conflicts_a << ",\"b\":" << c.lds_conflicts_b << "},\"counters\":{";
+  first = true;
+  for (const auto& [k, v] : c.counters) {
+    o << (first ? "" : ",") << "\"" << json_escape(k) << "\":{\"a\":" << v.first << ",\"b\":" << v.second << "}";
+    first = false;
+  }
+  o << "}}\n";
+}
+
+PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& o, std::uint64_t max_slices) {
+  RunView v = r.run(run);
+  std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
+  PerfettoStats st;
+  st.events = v.events;
+  st.group = std::max<std::uint64_t>(1, (v.events + max_slices - 1) / std::max<std::uint64_t>(max_slices, 1));
+  o << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":\"" << json_escape(run) << "\",\"time_unit\":\""
+    << json_escape(v.info.time_unit) << "\",\"instructions_per_slice\":" << st.group << "},\"traceEvents\":[\n";
+  bool first = true;
+  auto emit = [&](const std::string& e) {
+    o << (first ? "" : ",\n") << e;
+    first = false;
+  };
+  std::vector<WaveRecord> waves = r.waves(run);
+  std::map<std::uint32_t, WaveRecord> by_wave;
+  for (const WaveRecord& w : waves) {
+    by_wave[w.wave] = w;
+    std::ostringstream m;
+    m << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << w.cu << ",\"tid\":" << w.wave
+      << ",\"args\":{\"name\":\"SIMD " << int(w.simd) << " slot " << int(w.slot) << " wave " << w.wave << "\"}}";
+    emit(m.str());
+  }
+  std::map<std::uint16_t, bool> cus;
+  for (const WaveRecord& w : waves) cus[w.cu] = true;
+  for (const auto& [cu, unused] : cus) {
+    (void)unused;
+    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(cu) + ",\"args\":{\"name\":\"CU " +
+         std::to_string(cu) + "\"}}");
+  }
+  // Slices, wave by wave (so grouping merges one wave's consecutive instructions).
+  for (const auto& [wave, w] : by_wave) {
+    std::vector<EventRecord> ev = r.wave_events(run, wave);
+    for (std::size_t i = 0; i < ev.size(); i += st.group) {
+      std::size_t end = std::min(ev.size(), i + st.group);
+      std::int64_t begin = ev[i].issue, finish = ev[i].complete;
+      std::uint64_t stall = 0;
+      for (std::size_t k = i; k < end; ++k) {
+        finish = std::max(finish, ev[k].complete);
+        stall += ev[k].stall;
+      }
+      if (ev[i].stall > 0 && st.group == 1) {
+        std::ostringstream s;
+        s << "{\"ph\":\"X\",\"cat\":\"stall\",\"name\":\"stall: "
+          << json_escape(name_or(reasons, ev[i].stall_reason, "reason ")) << "\",\"pid\":" << w.cu
+          << ",\"tid\":" << wave << ",\"ts\":" << begin - static_cast<std::int64_t>(ev[i].stall)
+          << ",\"dur\":" << ev[i].stall << "}";
+        emit(s.str());
+        ++st.slices;
+      }
+      std::ostringstream s;
+      std::string name = st.group == 1 ? name_or(opcodes, ev[i].opcode, "op ") : std::to_string(end - i) + " instructions";
+      s << "{\"ph\":\"X\",\"cat\":\"instruction\",\"name\":\"" << json_escape(name) << "\",\"pid\":" << w.cu
+        << ",\"tid\":" << wave << ",\"ts\":" << begin << ",\"dur\":" << std::max<std::int64_t>(finish - begin, 0)
+        << ",\"args\":{\"pc\":" << ev[i].pc << ",\"stall\":" << stall << "}}";
+      emit(s.str());
+      ++st.slices;
+    }
+  }
+  o << "\n]}\n";
+  return st;
+}
+
+}  // namespace tilelab::traces

@@ -1,0 +1,50 @@
+// Reading runs for people: comparing two runs and exporting a timeline.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "traces/store.hpp"
+
+namespace tilelab::traces {
+
+// Per-key totals of one run's events: instructions, busy cycles
+// (complete - issue) and stall cycles.
+struct Totals {
+  std::uint64_t instructions = 0;
+  std::int64_t cycles = 0;
+  std::int64_t stall = 0;
+};
+
+enum class CompareBy { kClass, kPc, kWave };
+
+struct Comparison {
+  RunView a, b;
+  double time_ratio = 0;  // b median / a median; 0 when either lacks a summary
+  std::map<std::string, std::pair<Totals, Totals>> rows;  // key -> (a, b)
+  std::uint64_t lds_conflicts_a = 0, lds_conflicts_b = 0;
+  std::map<std::string, std::pair<double, double>> counters;  // names present in both
+};
+
+// Throws StoreError when the runs' kernels or problem shapes differ and
+// force is false, naming both values.
+Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force);
+void print_table(const Comparison& c, CompareBy by, std::ostream& out);
+void print_json(const Comparison& c, std::ostream& out);
+
+struct PerfettoStats {
+  std::uint64_t events = 0;
+  std::uint64_t slices = 0;
+  std::uint64_t group = 1;  // instructions per slice (1 unless the trace was too big)
+};
+
+// Chrome trace-event JSON (Perfetto opens it): a process per CU, a thread
+// per wave named by SIMD and slot, a slice per instruction and one per stall.
+// A run with more than max_slices events is written with consecutive
+// instructions of a wave grouped into one slice, so the JSON stays loadable.
+PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& out,
+                              std::uint64_t max_slices = 2'000'000);
+
+}  // namespace tilelab::traces

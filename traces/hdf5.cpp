@@ -1,0 +1,298 @@
+#include "traces/hdf5.hpp"
+
+#include <algorithm>
+
+namespace tilelab::traces::h5 {
+
+void quiet() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+Handle::Handle(hid_t id, Closer close, const std::string& what) : id_(id), close_(close) {
+  if (id < 0) throw Error(what);
+}
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = -1;
+  }
+  return *this;
+}
+
+Handle::~Handle() {
+  if (id_ >= 0 && close_) close_(id_);
+}
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw Error(what);
+}
+
+// ---- Files ---------------------------------------------------------------
+
+File File::create(const std::string& path) {
+  quiet();
+  File f;
+  // Track creation order so runs list in the order they were added.
+  Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "cannot create file properties");
+  check(H5Pset_link_creation_order(fcpl.id(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), "creation order");
+  // The newest file format checksums its metadata, so damage is detected
+  // instead of being misread.
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "cannot create file access properties");
+  check(H5Pset_libver_bounds(fapl.id(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST), "file format version");
+  f.h_ = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()), H5Fclose,
+                "cannot create HDF5 file '" + path + "'");
+  f.path_ = path;
+  return f;
+}
+
+File File::open(const std::string& path, bool writable) {
+  quiet();
+  File f;
+  htri_t is = H5Fis_hdf5(path.c_str());
+  if (is <= 0) throw Error("'" + path + "' is not a readable HDF5 file");
+  f.h_ = Handle(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                "cannot open HDF5 file '" + path + "' (damaged or truncated?)");
+  f.path_ = path;
+  return f;
+}
+
+Group File::root() const {
+  return Group(Handle(H5Gopen2(h_.id(), "/", H5P_DEFAULT), H5Gclose, "cannot open / in '" + path_ + "'"), "");
+}
+
+void File::flush() const { check(H5Fflush(h_.id(), H5F_SCOPE_GLOBAL), "cannot flush '" + path_ + "'"); }
+
+// ---- Groups --------------------------------------------------------------
+
+bool Group::has(const std::string& name) const {
+  htri_t r = H5Lexists(id(), name.c_str(), H5P_DEFAULT);
+  if (r < 0) throw Error("cannot look up " + path_ + "/" + name);
+  return r > 0;
+}
+
+Group Group::create_group(const std::string& name) const {
+  Handle gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group properties");
+  check(H5Pset_link_creation_order(gcpl.id(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), "creation order");
+  check(H5Pset_obj_track_times(gcpl.id(), 0), "time tracking");  // same inputs, same bytes
+  return Group(Handle(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, gcpl.id(), H5P_DEFAULT), H5Gclose,
+                      "cannot create group " + path_ + "/" + name),
+               path_ + "/" + name);
+}
+
+Group Group::open_group(const std::string& name) const {
+  if (!has(name)) throw Error(path_ + "/" + name + " does not exist");
+  return Group(Handle(H5Gopen2(id(), name.c_str(), H5P_DEFAULT), H5Gclose, "cannot open group " + path_ + "/" + name),
+               path_ + "/" + name);
+}
+
+static herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* out) {
+  static_cast<std::vector<std::string>*>(out)->push_back(name);
+  return 0;
+}
+
+std::vector<std::string> Group::children() const {
+  std::vector<std::string> names;
+  hsize_t idx = 0;
+  if (H5Literate(id(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_name, &names) < 0) {
+    names.clear();
+    idx = 0;
+    check(H5Literate(id(), H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, &names), "cannot list " + path_);
+  }
+  return names;
+}
+
+bool Group::has_attribute(const std::string& name) const {
+  htri_t r = H5Aexists(id(), name.c_str());
+  if (r < 0) throw Error("cannot look up attribute " + path_ + "@" + name);
+  return r > 0;
+}
+
+static void write_attribute(hid_t obj, const std::string& where, const std::string& name, hid_t type,
+                            const void* value) {
+  if (H5Aexists(obj, name.c_str()) > 0) check(H5Adelete(obj, name.c_str()), "cannot replace " + where + "@" + name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "dataspace");
+  Handle a(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+           "cannot create attribute " + where + "@" + name);
+  check(H5Awrite(a.id(), type, value), "cannot write attribute " + where + "@" + name);
+}
+
+// Strings are fixed-length (NUL padded): variable-length strings live in
+// HDF5's global heap, which has no checksum, and a damaged one can make the
+// library read out of bounds.
+static Handle fixed_string_type(std::size_t length) {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+  check(H5Tset_size(t.id(), length ? length : 1), "string type");
+  check(H5Tset_strpad(t.id(), H5T_STR_NULLPAD), "string type");
+  check(H5Tset_cset(t.id(), H5T_CSET_UTF8), "string type");
+  return t;
+}
+
+void Group::set(const std::string& name, const std::string& value) const {
+  Handle t = fixed_string_type(value.size());
+  std::string padded = value.empty() ? std::string(1, '\0') : value;
+  write_attribute(id(), path_, name, t.id(), padded.data());
+}
+
+void Group::set(const std::string& name, std::int64_t value) const {
+  write_attribute(id(), path_, name, H5T_NATIVE_INT64, &value);
+}
+
+void Group::set(const std::string& name, double value) const {
+  write_attribute(id(), path_, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+static Handle open_attribute(hid_t obj, const std::string& where, const std::string& name) {
+  if (H5Aexists(obj, name.c_str()) <= 0) throw Error(where + " has no attribute '" + name + "'");
+  return Handle(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose, "cannot open attribute " + where + "@" + name);
+}
+
+std::string Group::get_string(const std::string& name) const {
+  Handle a = open_attribute(id(), path_, name);
+  Handle ft(H5Aget_type(a.id()), H5Tclose, "attribute type");
+  if (H5Tget_class(ft.id()) != H5T_STRING) throw Error(path_ + "@" + name + " is not a string");
+  if (H5Tis_variable_str(ft.id()) != 0) throw Error(path_ + "@" + name + " is not a fixed-length string");
+  std::size_t n = H5Tget_size(ft.id());
+  if (n == 0 || n > (1 << 20)) throw Error(path_ + "@" + name + " has an implausible size");
+  std::string s(n, '\0');
+  check(H5Aread(a.id(), ft.id(), s.data()), "cannot read " + path_ + "@" + name);
+  return s.substr(0, s.find('\0'));
+}
+
+std::int64_t Group::get_int(const std::string& name) const {
+  Handle a = open_attribute(id(), path_, name);
+  std::int64_t v = 0;
+  check(H5Aread(a.id(), H5T_NATIVE_INT64, &v), "cannot read " + path_ + "@" + name + " as an integer");
+  return v;
+}
+
+double Group::get_double(const std::string& name) const {
+  Handle a = open_attribute(id(), path_, name);
+  double v = 0;
+  check(H5Aread(a.id(), H5T_NATIVE_DOUBLE, &v), "cannot read " + path_ + "@" + name + " as a number");
+  return v;
+}
+
+static herr_t collect_attr(hid_t, const char* name, const H5A_info_t*, void* out) {
+  static_cast<std::vector<std::string>*>(out)->push_back(name);
+  return 0;
+}
+
+std::vector<std::string> Group::attribute_names() const {
+  std::vector<std::string> names;
+  hsize_t idx = 0;
+  check(H5Aiterate2(id(), H5_INDEX_NAME, H5_ITER_INC, &idx, collect_attr, &names), "cannot list attributes of " + path_);
+  return names;
+}
+
+void Group::write_strings(const std::string& name, const std::vector<std::string>& values) const {
+  std::size_t width = 1;
+  for (const std::string& v : values) width = std::max(width, v.size());
+  Handle t = fixed_string_type(width);
+  hsize_t n = values.size();
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace");
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset properties");
+  check(H5Pset_obj_track_times(dcpl.id(), 0), "time tracking");
+  Handle ds(H5Dcreate2(id(), name.c_str(), t.id(), space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), H5Dclose,
+            "cannot create " + path_ + "/" + name);
+  std::string buf(values.size() * width, '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) buf.replace(i * width, values[i].size(), values[i]);
+  if (n) check(H5Dwrite(ds.id(), t.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), "cannot write " + path_ + "/" + name);
+}
+
+std::vector<std::string> Group::read_strings(const std::string& name) const {
+  if (!has(name)) throw Error(path_ + "/" + name + " does not exist");
+  Handle ds(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), H5Dclose, "cannot open " + path_ + "/" + name);
+  Handle space(H5Dget_space(ds.id()), H5Sclose, "dataspace");
+  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error(path_ + "/" + name + " is not a list of strings");
+  hsize_t n = 0;
+  H5Sget_simple_extent_dims(space.id(), &n, nullptr);
+  Handle ft(H5Dget_type(ds.id()), H5Tclose, "dataset type");
+  if (H5Tget_class(ft.id()) != H5T_STRING || H5Tis_variable_str(ft.id()) != 0)
+    throw Error(path_ + "/" + name + " is not a list of fixed-length strings");
+  std::size_t width = H5Tget_size(ft.id());
+  if (width == 0 || width > (1 << 16) || n > (1 << 24)) throw Error(path_ + "/" + name + " has an implausible size");
+  std::string buf(n * width, '\0');
+  if (n) check(H5Dread(ds.id(), ft.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), "cannot read " + path_ + "/" + name);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string v = buf.substr(i * width, width);
+    out.push_back(v.substr(0, v.find('\0')));
+  }
+  return out;
+}
+
+// ---- Tables --------------------------------------------------------------
+
+CompoundType::CompoundType(std::size_t size)
+    : h_(H5Tcreate(H5T_COMPOUND, size), H5Tclose, "cannot create a compound type") {}
+
+CompoundType& CompoundType::field(const char* name, std::size_t offset, hid_t type) {
+  check(H5Tinsert(h_.id(), name, offset, type), std::string("cannot add field ") + name);
+  return *this;
+}
+
+CompoundType& CompoundType::text(const char* name, std::size_t offset, std::size_t length) {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+  check(H5Tset_size(t.id(), length), "string type");
+  check(H5Tset_strpad(t.id(), H5T_STR_NULLPAD), "string type");
+  field(name, offset, t.id());
+  owned_.push_back(std::move(t));
+  return *this;
+}
+
+TableWriter::TableWriter(const Group& g, const std::string& name, const CompoundType& type, std::size_t row_size,
+                         std::size_t chunk_rows)
+    : type_(type.id()), row_size_(row_size), what_(g.path() + "/" + name) {
+  hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = chunk_rows;
+  Handle space(H5Screate_simple(1, &zero, &unlimited), H5Sclose, "dataspace");
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset properties");
+  check(H5Pset_chunk(dcpl.id(), 1, &chunk), "chunking of " + what_);
+  check(H5Pset_fletcher32(dcpl.id()), "checksum filter of " + what_);  // damaged chunks are detected
+  check(H5Pset_shuffle(dcpl.id()), "shuffle filter of " + what_);
+  check(H5Pset_deflate(dcpl.id(), 4), "deflate filter of " + what_);
+  check(H5Pset_obj_track_times(dcpl.id(), 0), "time tracking");  // same inputs, same bytes
+  ds_ = Handle(H5Dcreate2(g.id(), name.c_str(), type_, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), H5Dclose,
+               "cannot create table " + what_);
+}
+
+void TableWriter::append(const void* rows, std::size_t count) {
+  if (!count) return;
+  hsize_t size = rows_ + count, start = rows_, n = count;
+  check(H5Dset_extent(ds_.id(), &size), "cannot extend " + what_);
+  Handle file_space(H5Dget_space(ds_.id()), H5Sclose, "dataspace");
+  check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &start, nullptr, &n, nullptr), "selection");
+  Handle mem_space(H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace");
+  check(H5Dwrite(ds_.id(), type_, mem_space.id(), file_space.id(), H5P_DEFAULT, rows), "cannot write " + what_);
+  rows_ += count;
+}
+
+std::uint64_t table_rows(const Group& g, const std::string& name) {
+  if (!g.has(name)) throw Error(g.path() + "/" + name + " does not exist");
+  Handle ds(H5Dopen2(g.id(), name.c_str(), H5P_DEFAULT), H5Dclose, "cannot open " + g.path() + "/" + name);
+  Handle space(H5Dget_space(ds.id()), H5Sclose, "dataspace");
+  hsize_t n = 0;
+  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error(g.path() + "/" + name + " is not a table");
+  H5Sget_simple_extent_dims(space.id(), &n, nullptr);
+  return n;
+}
+
+void read_table(const Group& g, const std::string& name, const CompoundType& type, std::uint64_t first,
+                std::uint64_t count, void* out) {
+  if (!count) return;
+  std::string what = g.path() + "/" + name;
+  Handle ds(H5Dopen2(g.id(), name.c_str(), H5P_DEFAULT), H5Dclose, "cannot open " + what);
+  Handle space(H5Dget_space(ds.id()), H5Sclose, "dataspace");
+  hsize_t start = first, n = count;
+  check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, &start, nullptr, &n, nullptr), "rows out of range in " + what);
+  Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace");
+  check(H5Dread(ds.id(), type.id(), mem.id(), space.id(), H5P_DEFAULT, out), "cannot read " + what + " (damaged?)");
+}
+
+}  // namespace tilelab::traces::h5

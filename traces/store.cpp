@@ -1,0 +1,457 @@
+#include "traces/store.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+#include "traces/hdf5.hpp"
+
+namespace tilelab::traces {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Row of the per-wave event index: events [first, first + count) belong to wave.
+struct SegmentRecord {
+  std::uint32_t wave;
+  std::uint32_t pad;
+  std::uint64_t first;
+  std::uint64_t count;
+};
+
+h5::CompoundType repetition_type() {
+  h5::CompoundType t(sizeof(Repetition));
+  t.field("rep", offsetof(Repetition, rep), H5T_NATIVE_INT32).field("time_ns", offsetof(Repetition, time_ns), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+h5::CompoundType wave_type() {
+  h5::CompoundType t(sizeof(WaveRecord));
+  t.field("wave", offsetof(WaveRecord, wave), H5T_NATIVE_UINT32)
+      .field("workgroup", offsetof(WaveRecord, workgroup), H5T_NATIVE_UINT32)
+      .field("cu", offsetof(WaveRecord, cu), H5T_NATIVE_UINT16)
+      .field("simd", offsetof(WaveRecord, simd), H5T_NATIVE_UINT8)
+      .field("slot", offsetof(WaveRecord, slot), H5T_NATIVE_UINT8)
+      .field("start", offsetof(WaveRecord, start), H5T_NATIVE_INT64)
+      .field("end", offsetof(WaveRecord, end), H5T_NATIVE_INT64);
+  return t;
+}
+
+h5::CompoundType event_type() {
+  h5::CompoundType t(sizeof(EventRecord));
+  t.field("wave", offsetof(EventRecord, wave), H5T_NATIVE_UINT32)
+      .field("pc", offsetof(EventRecord, pc), H5T_NATIVE_UINT32)
+      .field("opcode", offsetof(EventRecord, opcode), H5T_NATIVE_UINT16)
+      .field("class", offsetof(EventRecord, cls), H5T_NATIVE_UINT8)
+      .field("stall_reason", offsetof(EventRecord, stall_reason), H5T_NATIVE_UINT8)
+      .field("stall", offsetof(EventRecord, stall), H5T_NATIVE_UINT32)
+      .field("issue", offsetof(EventRecord, issue), H5T_NATIVE_INT64)
+      .field("complete", offsetof(EventRecord, complete), H5T_NATIVE_INT64);
+  return t;
+}
+
+h5::CompoundType segment_type() {
+  h5::CompoundType t(sizeof(SegmentRecord));
+  t.field("wave", offsetof(SegmentRecord, wave), H5T_NATIVE_UINT32)
+      .field("first", offsetof(SegmentRecord, first), H5T_NATIVE_UINT64)
+      .field("count", offsetof(SegmentRecord, count), H5T_NATIVE_UINT64);
+  return t;
+}
+
+h5::CompoundType lds_type() {
+  h5::CompoundType t(sizeof(LdsRecord));
+  t.text("site", offsetof(LdsRecord, site), sizeof(LdsRecord::site))
+      .field("pc", offsetof(LdsRecord, pc), H5T_NATIVE_UINT32)
+      .text("instruction", offsetof(LdsRecord, instruction), sizeof(LdsRecord::instruction))
+      .field("phases", offsetof(LdsRecord, phases), H5T_NATIVE_UINT16)
+      .field("worst_ways", offsetof(LdsRecord, worst_ways), H5T_NATIVE_UINT16)
+      .field("conflict_cycles", offsetof(LdsRecord, conflict_cycles), H5T_NATIVE_UINT64)
+      .field("count", offsetof(LdsRecord, count), H5T_NATIVE_UINT64);
+  return t;
+}
+
+h5::CompoundType counter_type() {
+  h5::CompoundType t(sizeof(CounterRecord));
+  t.text("name", offsetof(CounterRecord, name), sizeof(CounterRecord::name))
+      .field("value", offsetof(CounterRecord, value), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+const char* const kProvenance[] = {"kind",        "kernel",   "config",  "problem_shape", "arch",
+                                   "device",      "backend",  "git_revision", "compiler", "code_object_sha256",
+                                   "arch_file_sha256", "host", "utc_time", "time_unit"};
+
+std::vector<std::string> provenance_values(const RunInfo& i) {
+  return {i.kind,     i.kernel,   i.config_json, i.problem_shape, i.arch,  i.device,   i.backend,
+          i.git_revision, i.compiler, i.code_object_sha256, i.arch_file_sha256, i.host, i.utc_time, i.time_unit};
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// The store's root, checked: a tilelab store of a schema this code reads.
+void check_store(const h5::Group& root, const std::string& file) {
+  if (!root.has_attribute("tilelab_schema_version"))
+    throw StoreError("'" + file + "' is an HDF5 file but not a tilelab trace store (no tilelab_schema_version)");
+  std::int64_t v = root.get_int("tilelab_schema_version");
+  if (v > kSchemaVersion)
+    throw StoreError("'" + file + "' uses trace schema v" + std::to_string(v) + ", newer than this tilelab (v" +
+                     std::to_string(kSchemaVersion) + "); update tilelab to read it");
+  if (v < 1) throw StoreError("'" + file + "' has an invalid schema version " + std::to_string(v));
+}
+
+void fsync_path(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+void check_id(const std::string& id) {
+  if (id.empty() || id.size() > 200 || id.find('/') != std::string::npos || id[0] == '.')
+    throw StoreError("run id '" + id + "' is not usable (non-empty, no '/', not starting with '.')");
+}
+
+}  // namespace
+
+// ============================================================================
+// Writing
+// ============================================================================
+
+struct RunWriter::Impl {
+  std::string file, partial;
+  std::size_t budget;
+  h5::File h5file;
+  h5::Group run, results;
+  std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters;
+  h5::CompoundType rep_t = repetition_type(), wave_t = wave_type(), event_t = event_type(),
+                   segment_t = segment_type(), lds_t = lds_type(), counter_t = counter_type();
+  std::map<std::uint32_t, std::vector<EventRecord>> pending;  // by wave: flushed in wave order (deterministic)
+  std::size_t pending_events = 0;
+  std::vector<std::string> opcodes, classes, stall_reasons{"none"};
+  bool finished = false;
+
+  void flush_events() {
+    for (auto& [wave, list] : pending) {
+      if (list.empty()) continue;
+      SegmentRecord seg{wave, 0, events->rows(), list.size()};
+      events->append(list.data(), list.size());
+      segments->append(&seg, 1);
+      list.clear();
+    }
+    pending_events = 0;
+  }
+};
+
+RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, std::size_t event_buffer)
+    : impl_(std::make_unique<Impl>()) {
+  RunInfo info = info_in;
+  check_id(info.id);
+  if (info.utc_time.empty()) info.utc_time = utc_now();
+  Impl& m = *impl_;
+  m.file = file;
+  m.partial = file + ".partial-" + std::to_string(::getpid());
+  m.budget = std::max<std::size_t>(event_buffer, 1);
+  try {
+    if (fs::exists(file)) {
+      {
+        h5::File existing = h5::File::open(file, false);
+        h5::Group root = existing.root();
+        check_store(root, file);
+        if (root.has("runs") && root.open_group("runs").has(info.id))
+          throw StoreError("'" + file + "' already has a run '" + info.id + "'");
+      }
+      fs::copy_file(file, m.partial, fs::copy_options::overwrite_existing);
+      m.h5file = h5::File::open(m.partial, true);
+    } else {
+      m.h5file = h5::File::create(m.partial);
+      h5::Group root = m.h5file.root();
+      root.set("tilelab_schema_version", kSchemaVersion);
+      root.set("schema", std::string("tilelab trace store; see traces/SCHEMA.md"));
+    }
+    h5::Group root = m.h5file.root();
+    h5::Group runs = root.has("runs") ? root.open_group("runs") : root.create_group("runs");
+    m.run = runs.create_group(info.id);
+    m.run.set("complete", std::int64_t{0});
+    std::vector<std::string> values = provenance_values(info);
+    for (std::size_t i = 0; i < values.size(); ++i) m.run.set(kProvenance[i], values[i]);
+    m.run.set("seed", static_cast<std::int64_t>(info.seed));
+    m.results = m.run.create_group("results");
+    m.reps = std::make_unique<h5::TableWriter>(m.results, "repetitions", m.rep_t, sizeof(Repetition), 1024);
+    m.waves = std::make_unique<h5::TableWriter>(m.run, "waves", m.wave_t, sizeof(WaveRecord), 4096);
+    m.events = std::make_unique<h5::TableWriter>(m.run, "events", m.event_t, sizeof(EventRecord), 16384);
+    m.segments = std::make_unique<h5::TableWriter>(m.run, "event_segments", m.segment_t, sizeof(SegmentRecord), 4096);
+    m.lds = std::make_unique<h5::TableWriter>(m.run, "lds", m.lds_t, sizeof(LdsRecord), 1024);
+    m.counters = std::make_unique<h5::TableWriter>(m.run, "counters", m.counter_t, sizeof(CounterRecord), 1024);
+  } catch (const h5::Error& e) {
+    std::error_code ec;
+    fs::remove(m.partial, ec);
+    throw StoreError(e.what());
+  } catch (const fs::filesystem_error& e) {
+    std::error_code ec;
+    fs::remove(m.partial, ec);
+    throw StoreError(std::string("cannot copy '") + file + "': " + e.what());
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(m.partial, ec);
+    throw;
+  }
+}
+
+RunWriter::RunWriter(RunWriter&&) noexcept = default;
+
+RunWriter::~RunWriter() {
+  if (!impl_ || impl_->finished) return;
+  std::string partial = impl_->partial;
+  impl_.reset();  // closes every handle first
+  std::error_code ec;
+  fs::remove(partial, ec);
+}
+
+void RunWriter::add_repetition(const Repetition& r) { impl_->reps->append(&r, 1); }
+
+void RunWriter::set_summary(const Summary& s) {
+  const h5::Group& g = impl_->results;
+  g.set("median_ns", s.median_ns);
+  g.set("p10_ns", s.p10_ns);
+  g.set("p90_ns", s.p90_ns);
+  g.set("min_ns", s.min_ns);
+  g.set("iqr_ns", s.iqr_ns);
+  g.set("tflops", s.tflops);
+  g.set("gbps", s.gbps);
+  g.set("max_rel_error", s.max_rel_error);
+  g.set("correct", std::int64_t{s.correct});
+}
+
+void RunWriter::add_wave(const WaveRecord& w) { impl_->waves->append(&w, 1); }
+
+void RunWriter::add_event(const EventRecord& e) {
+  Impl& m = *impl_;
+  m.pending[e.wave].push_back(e);
+  if (++m.pending_events >= m.budget) m.flush_events();
+}
+
+void RunWriter::add_lds(const LdsRecord& l) { impl_->lds->append(&l, 1); }
+
+void RunWriter::add_counter(const std::string& name, double value) {
+  CounterRecord c{};
+  set_text(c.name, name);
+  c.value = value;
+  impl_->counters->append(&c, 1);
+}
+
+void RunWriter::set_opcode_names(const std::vector<std::string>& n) { impl_->opcodes = n; }
+void RunWriter::set_class_names(const std::vector<std::string>& n) { impl_->classes = n; }
+void RunWriter::set_stall_reason_names(const std::vector<std::string>& n) { impl_->stall_reasons = n; }
+
+void RunWriter::finish() {
+  Impl& m = *impl_;
+  if (m.finished) throw StoreError("run already finished");
+  try {
+    m.flush_events();
+    m.run.write_strings("opcode_names", m.opcodes);
+    m.run.write_strings("class_names", m.classes);
+    m.run.write_strings("stall_reason_names", m.stall_reasons);
+    m.run.set("complete", std::int64_t{1});
+    m.h5file.flush();
+  } catch (const h5::Error& e) {
+    throw StoreError(e.what());
+  }
+  // Close everything, make the copy durable, then publish it in one rename.
+  std::string file = m.file, partial = m.partial;
+  m.finished = true;
+  impl_.reset();
+  fsync_path(partial);
+  std::error_code ec;
+  fs::rename(partial, file, ec);
+  if (ec) throw StoreError("cannot replace '" + file + "': " + ec.message());
+  fs::path dir = fs::path(file).parent_path();
+  fsync_path(dir.empty() ? "." : dir.string());
+}
+
+// ============================================================================
+// Reading
+// ============================================================================
+
+struct Reader::Impl {
+  std::string file;
+  h5::File h5file;
+  h5::Group runs;
+  bool has_runs = false;
+
+  h5::Group run(const std::string& id) const {
+    if (!has_runs || !runs.has(id)) {
+      std::string known;
+      if (has_runs)
+        for (const std::string& r : runs.children()) known += (known.empty() ? "" : ", ") + r;
+      throw StoreError("no run '" + id + "' in '" + file + "'" + (known.empty() ? " (it has no runs)" : " (runs: " + known + ")"));
+    }
+    return runs.open_group(id);
+  }
+};
+
+Reader::Reader(const std::string& file) : impl_(std::make_unique<Impl>()) {
+  impl_->file = file;
+  if (!fs::exists(file)) throw StoreError("no such file '" + file + "'");
+  try {
+    impl_->h5file = h5::File::open(file, false);
+    h5::Group root = impl_->h5file.root();
+    check_store(root, file);
+    impl_->has_runs = root.has("runs");
+    if (impl_->has_runs) impl_->runs = root.open_group("runs");
+  } catch (const h5::Error& e) {
+    throw StoreError(e.what());
+  }
+}
+
+Reader::~Reader() = default;
+
+// Every reading call turns HDF5 failures (damaged files) into StoreError.
+template <class F>
+static auto guarded(const std::string& file, F f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const h5::Error& e) {
+    throw StoreError("'" + file + "': " + e.what());
+  }
+}
+
+std::vector<std::string> Reader::run_ids() const {
+  return guarded(impl_->file, [&] { return impl_->has_runs ? impl_->runs.children() : std::vector<std::string>{}; });
+}
+
+RunView Reader::run(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    RunView v;
+    v.info.id = id;
+    std::vector<std::string*> fields = {&v.info.kind,          &v.info.kernel,   &v.info.config_json,
+                                        &v.info.problem_shape, &v.info.arch,     &v.info.device,
+                                        &v.info.backend,       &v.info.git_revision, &v.info.compiler,
+                                        &v.info.code_object_sha256, &v.info.arch_file_sha256, &v.info.host,
+                                        &v.info.utc_time,      &v.info.time_unit};
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (g.has_attribute(kProvenance[i])) *fields[i] = g.get_string(kProvenance[i]);
+    if (g.has_attribute("seed")) v.info.seed = static_cast<std::uint64_t>(g.get_int("seed"));
+    v.complete = g.has_attribute("complete") && g.get_int("complete") == 1;
+    if (g.has("results")) {
+      h5::Group r = g.open_group("results");
+      if (r.has_attribute("median_ns")) {
+        Summary s;
+        s.median_ns = r.get_double("median_ns");
+        s.p10_ns = r.get_double("p10_ns");
+        s.p90_ns = r.get_double("p90_ns");
+        s.min_ns = r.get_double("min_ns");
+        s.iqr_ns = r.get_double("iqr_ns");
+        s.tflops = r.get_double("tflops");
+        s.gbps = r.get_double("gbps");
+        s.max_rel_error = r.get_double("max_rel_error");
+        s.correct = r.get_int("correct") != 0;
+        v.summary = s;
+      }
+      if (r.has("repetitions")) v.repetitions = h5::table_rows(r, "repetitions");
+    }
+    auto rows = [&](const char* n) { return g.has(n) ? h5::table_rows(g, n) : 0; };
+    v.waves = rows("waves");
+    v.events = rows("events");
+    v.lds_sites = rows("lds");
+    v.counters = rows("counters");
+    return v;
+  });
+}
+
+template <class T>
+static std::vector<T> whole_table(const h5::Group& g, const char* name, const h5::CompoundType& type) {
+  std::vector<T> out(g.has(name) ? h5::table_rows(g, name) : 0);
+  h5::read_table(g, name, type, 0, out.size(), out.data());
+  return out;
+}
+
+std::vector<Repetition> Reader::repetitions(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    if (!g.has("results")) return std::vector<Repetition>{};
+    return whole_table<Repetition>(g.open_group("results"), "repetitions", repetition_type());
+  });
+}
+
+std::vector<WaveRecord> Reader::waves(const std::string& id) const {
+  return guarded(impl_->file, [&] { return whole_table<WaveRecord>(impl_->run(id), "waves", wave_type()); });
+}
+
+std::vector<LdsRecord> Reader::lds(const std::string& id) const {
+  return guarded(impl_->file, [&] { return whole_table<LdsRecord>(impl_->run(id), "lds", lds_type()); });
+}
+
+std::map<std::string, double> Reader::counters(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    std::map<std::string, double> out;
+    for (const CounterRecord& c : whole_table<CounterRecord>(impl_->run(id), "counters", counter_type()))
+      out[std::string(c.name, strnlen(c.name, sizeof c.name))] = c.value;
+    return out;
+  });
+}
+
+static std::vector<std::string> names_of(const h5::Group& g, const char* name) {
+  return g.has(name) ? g.read_strings(name) : std::vector<std::string>{};
+}
+
+std::vector<std::string> Reader::opcode_names(const std::string& id) const {
+  return guarded(impl_->file, [&] { return names_of(impl_->run(id), "opcode_names"); });
+}
+std::vector<std::string> Reader::class_names(const std::string& id) const {
+  return guarded(impl_->file, [&] { return names_of(impl_->run(id), "class_names"); });
+}
+std::vector<std::string> Reader::stall_reason_names(const std::string& id) const {
+  return guarded(impl_->file, [&] { return names_of(impl_->run(id), "stall_reason_names"); });
+}
+
+std::vector<EventRecord> Reader::wave_events(const std::string& id, std::uint32_t wave) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    std::vector<SegmentRecord> segs = whole_table<SegmentRecord>(g, "event_segments", segment_type());
+    std::uint64_t total = g.has("events") ? h5::table_rows(g, "events") : 0;
+    h5::CompoundType t = event_type();
+    std::vector<EventRecord> out;
+    for (const SegmentRecord& s : segs) {
+      if (s.wave != wave) continue;
+      if (s.first + s.count > total) throw StoreError("'" + impl_->file + "': event index points past the events (damaged?)");
+      std::size_t at = out.size();
+      out.resize(at + s.count);
+      h5::read_table(g, "events", t, s.first, s.count, out.data() + at);
+    }
+    return out;
+  });
+}
+
+void Reader::for_each_event_block(const std::string& id,
+                                  const std::function<void(const EventRecord*, std::size_t)>& f) const {
+  guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    std::uint64_t total = g.has("events") ? h5::table_rows(g, "events") : 0;
+    h5::CompoundType t = event_type();
+    std::vector<EventRecord> block;
+    for (std::uint64_t first = 0; first < total; first += 1 << 18) {
+      std::uint64_t n = std::min<std::uint64_t>(1 << 18, total - first);
+      block.resize(n);
+      h5::read_table(g, "events", t, first, n, block.data());
+      f(block.data(), n);
+    }
+    return 0;
+  });
+}
+
+}  // namespace tilelab::traces

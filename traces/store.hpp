@@ -1,0 +1,167 @@
+// The tilelab trace store: runs (design checks, simulations, hardware runs)
+// with their provenance, results and traces in one HDF5 file, schema v1
+// (traces/SCHEMA.md).  Plain records in, plain records out; nothing here
+// depends on the rest of tilelab.
+//
+// Safety: a run is written into a private copy of the file, which replaces
+// the file by an atomic rename only when the run is complete.  A process
+// killed while writing leaves the file exactly as it was (the half-written
+// copy, FILE.partial-<pid>, is ignored and can be deleted).  Readers open the
+// file read-only and never modify it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tilelab::traces {
+
+constexpr std::int64_t kSchemaVersion = 1;
+
+class StoreError : public std::runtime_error {
+ public:
+  explicit StoreError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Provenance of one run.  Unknown values stay empty.
+struct RunInfo {
+  std::string id;               // unique in the file, e.g. "sim-gemm_bf16-0001"
+  std::string kind;             // design, sim, hw
+  std::string kernel;
+  std::string config_json;      // the kernel configuration, JSON text
+  std::string problem_shape;    // e.g. "M=4096,N=4096,K=4096"
+  std::string arch;             // gfx950, sm90 ...
+  std::string device;           // device name, or "simulator"
+  std::string backend;          // hip, cuda, sim, design
+  std::string git_revision;
+  std::string compiler;         // name and version
+  std::string code_object_sha256;
+  std::string arch_file_sha256;
+  std::string host;
+  std::string utc_time;         // ISO 8601; filled by begin_run when empty
+  std::string time_unit = "cycles";  // unit of waves/events times: cycles or ns
+  std::uint64_t seed = 0;
+};
+
+// One timed repetition.
+struct Repetition {
+  std::int32_t rep;
+  double time_ns;
+};
+
+struct Summary {
+  double median_ns = 0, p10_ns = 0, p90_ns = 0, min_ns = 0, iqr_ns = 0;
+  double tflops = 0, gbps = 0, max_rel_error = 0;
+  bool correct = false;
+};
+
+struct WaveRecord {
+  std::uint32_t wave;
+  std::uint32_t workgroup;
+  std::uint16_t cu;
+  std::uint8_t simd;
+  std::uint8_t slot;
+  std::int64_t start;
+  std::int64_t end;
+};
+
+struct EventRecord {
+  std::uint32_t wave;
+  std::uint32_t pc;
+  std::uint16_t opcode;       // index into the run's opcode_names
+  std::uint8_t cls;           // index into class_names
+  std::uint8_t stall_reason;  // index into stall_reason_names (0: none)
+  std::uint32_t stall;        // cycles the wave waited before issue
+  std::int64_t issue;
+  std::int64_t complete;
+};
+
+struct LdsRecord {
+  char site[48];          // pc as text, or a spec site name
+  std::uint32_t pc;
+  char instruction[32];
+  std::uint16_t phases;
+  std::uint16_t worst_ways;
+  std::uint64_t conflict_cycles;
+  std::uint64_t count;
+};
+
+struct CounterRecord {
+  char name[64];
+  double value;
+};
+
+// Copy text into a fixed-size record field (truncated, NUL padded).
+template <std::size_t N>
+void set_text(char (&field)[N], const std::string& s) {
+  std::size_t n = s.size() < N - 1 ? s.size() : N - 1;
+  for (std::size_t i = 0; i < N; ++i) field[i] = i < n ? s[i] : '\0';
+}
+
+// Writes one run.  Events stream: they are buffered per wave up to a fixed
+// budget and written as per-wave segments, so memory stays bounded and one
+// wave's events read back without scanning the whole trace.
+class RunWriter {
+ public:
+  // Start a run in FILE (created when missing).  Throws StoreError when the
+  // file is not a tilelab store of this schema version or the id is taken.
+  // event_buffer: events held in memory before a flush (bounds memory).
+  RunWriter(const std::string& file, const RunInfo& info, std::size_t event_buffer = 1 << 20);
+  RunWriter(RunWriter&&) noexcept;
+  ~RunWriter();  // without finish(): the run is discarded, the file untouched
+  void add_repetition(const Repetition& r);
+  void set_summary(const Summary& s);
+  void add_wave(const WaveRecord& w);
+  void add_event(const EventRecord& e);
+  void add_lds(const LdsRecord& l);
+  void add_counter(const std::string& name, double value);
+  // Names behind the small integer ids of events.
+  void set_opcode_names(const std::vector<std::string>& names);
+  void set_class_names(const std::vector<std::string>& names);
+  void set_stall_reason_names(const std::vector<std::string>& names);
+  // Write everything, mark the run complete and publish the file atomically.
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- Reading ---------------------------------------------------------------
+
+struct RunView {
+  RunInfo info;
+  bool complete = false;
+  std::optional<Summary> summary;
+  std::uint64_t repetitions = 0, waves = 0, events = 0, lds_sites = 0, counters = 0;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& file);  // read-only; checks the schema version
+  ~Reader();
+  std::vector<std::string> run_ids() const;
+  RunView run(const std::string& id) const;
+  std::vector<Repetition> repetitions(const std::string& id) const;
+  std::vector<WaveRecord> waves(const std::string& id) const;
+  std::vector<LdsRecord> lds(const std::string& id) const;
+  std::map<std::string, double> counters(const std::string& id) const;
+  std::vector<std::string> opcode_names(const std::string& id) const;
+  std::vector<std::string> class_names(const std::string& id) const;
+  std::vector<std::string> stall_reason_names(const std::string& id) const;
+  // All events of one wave, in the order written.
+  std::vector<EventRecord> wave_events(const std::string& id, std::uint32_t wave) const;
+  // Every event, segment by segment (calls f with each block; memory bounded).
+  void for_each_event_block(const std::string& id, const std::function<void(const EventRecord*, std::size_t)>& f) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tilelab::traces
