@@ -99,14 +99,19 @@ class TableWriter {
  public:
   TableWriter(const Group& g, const std::string& name, const CompoundType& type, std::size_t row_size,
               std::size_t chunk_rows);
+  // Small appends are buffered up to one chunk; large ones go straight through.
   void append(const void* rows, std::size_t count);
-  std::uint64_t rows() const { return rows_; }
+  void flush();  // must be called before the file is closed
+  std::uint64_t rows() const { return rows_ + buffer_.size() / row_size_; }
 
  private:
+  void write(const void* rows, std::size_t count);
   Handle ds_;
   hid_t type_;
   std::size_t row_size_;
-  std::uint64_t rows_ = 0;
+  std::size_t chunk_rows_;
+  std::uint64_t rows_ = 0;  // rows in the file
+  std::vector<char> buffer_;
   std::string what_;
 };
 

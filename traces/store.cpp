@@ -262,6 +262,8 @@ void RunWriter::finish() {
   if (m.finished) throw StoreError("run already finished");
   try {
     m.flush_events();
+    for (h5::TableWriter* t : {m.reps.get(), m.waves.get(), m.events.get(), m.segments.get(), m.lds.get(), m.counters.get()})
+      t->flush();
     m.run.write_strings("opcode_names", m.opcodes);
     m.run.write_strings("class_names", m.classes);
     m.run.write_strings("stall_reason_names", m.stall_reasons);

@@ -19,7 +19,7 @@ def documented(section):
             names += [n.strip().strip("`") for n in m.group(1).split(",")]
     return names
 
-def text(v):
+def as_str(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 failures = []
@@ -34,9 +34,9 @@ with h5py.File(path, "r") as f:
     run = f["runs/sim-0"]
     for a in documented("### Attributes (provenance)"):
         check(a in run.attrs, f"run attribute {a}")
-    check(text(run.attrs["kind"]) == "sim", "kind")
+    check(as_str(run.attrs["kind"]) == "sim", "kind")
     check(run.attrs["complete"] == 1, "complete")
-    check(text(run.attrs["problem_shape"]) == "M=256,N=256,K=64", "problem shape")
+    check(as_str(run.attrs["problem_shape"]) == "M=256,N=256,K=64", "problem shape")
     res = run["results"]
     for a in ["median_ns", "p10_ns", "p90_ns", "min_ns", "iqr_ns", "tflops", "gbps", "max_rel_error", "correct"]:
         check(a in res.attrs, f"results attribute {a}")

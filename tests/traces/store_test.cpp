@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -134,7 +135,9 @@ TEST_F(Store, AppendingKeepsEarlierRunsAndTheSameInputsGiveTheSameBytes) {
   write_synthetic(path("u.h5"), b);
   std::ifstream x(path("t.h5"), std::ios::binary), y(path("u.h5"), std::ios::binary);
   std::string bx((std::istreambuf_iterator<char>(x)), {}), by((std::istreambuf_iterator<char>(y)), {});
-  EXPECT_EQ(bx, by);
+  ASSERT_EQ(bx.size(), by.size());
+  auto diff = std::mismatch(bx.begin(), bx.end(), by.begin());
+  EXPECT_TRUE(diff.first == bx.end()) << "files differ first at byte " << (diff.first - bx.begin());
   for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".partial"), std::string::npos);
 }
 
