@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Drives `tilelab runs|compare|export` on a store with two synthetic runs.
+# usage: traces_cli_test.sh TILELAB MAKE_FIXTURE
+set -u
+tilelab=$1
+make_fixture=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+check() { if [ "$2" != "$3" ]; then echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1)); fi; }
+contains() { case "$3" in *"$2"*) ;; *) echo "FAIL: $1: no '$2' in:"; echo "$3"; failures=$((failures + 1)) ;; esac; }
+run() { out=$("$tilelab" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
+
+"$make_fixture" "$tmp/t.h5" || { echo "FAIL: fixture"; exit 1; }
+sum_before=$(sha256sum "$tmp/t.h5")
+
+run runs list "$tmp/t.h5"
+check "runs list" "sim-0  sim  gemm_bf16  gfx950/simulator  2026-12-02T00:00:00Z  median 1000 ns, correct
+hw-0  hw  gemm_bf16  gfx950/AMD Instinct MI355X  2026-12-02T00:00:00Z  median 1500 ns, correct" "$out"
+run runs show "$tmp/t.h5" hw-0
+contains "runs show provenance" "arch gfx950, device AMD Instinct MI355X, backend hip" "$out"
+contains "runs show sizes" "5 repetitions, 8 waves, 800 events, 1 LDS sites, 3 counters" "$out"
+contains "runs show counter" "counter GRBM_GUI_ACTIVE = 12345" "$out"
+run runs show "$tmp/t.h5" nope
+check "runs show missing exit" 1 "$rc"
+check "runs show missing" "error: no run 'nope' in '$tmp/t.h5' (runs: sim-0, hw-0)" "$err"
+run runs list "$tmp/missing.h5"
+check "missing file" "error: no such file '$tmp/missing.h5'" "$err"
+echo "hello" > "$tmp/text.h5"
+run runs list "$tmp/text.h5"
+check "not hdf5" "error: '$tmp/text.h5' is not a readable HDF5 file" "$err"
+head -c 3000 "$tmp/t.h5" > "$tmp/cut.h5"
+run runs list "$tmp/cut.h5"
+check "truncated exit" 1 "$rc"
+check "truncated one line" 1 "$(echo "$err" | wc -l | tr -d ' ')"
+
+run compare "$tmp/t.h5" sim-0 hw-0
+contains "compare ratio" "median time: A 1000 ns, B 1500 ns, B/A 1.500" "$out"
+contains "compare VALU" "VALU                                 200         200           800          1600    2.00" "$out"
+contains "compare lds" "LDS conflict cycles: A 12, B 0" "$out"
+run compare "$tmp/t.h5" sim-0 hw-0 --json --by wave
+contains "compare json" '"time_ratio":1.5' "$out"
+echo "$out" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["rows"])==8' || { echo "FAIL: compare json parse"; failures=$((failures+1)); }
+run compare "$tmp/t.h5" sim-0 hw-0 --by opcode
+check "compare bad by" 2 "$rc"
+
+run export "$tmp/t.h5" sim-0 --perfetto "$tmp/trace.json"
+check "export exit" 0 "$rc"
+contains "export message" "slices for 800 events" "$out"
+/usr/bin/python3 - "$tmp/trace.json" <<'PY' || { echo "FAIL: perfetto json"; failures=$((failures+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+threads = {e["tid"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
+slices = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "instruction"]
+assert threads == set(range(8)), threads
+assert len(slices) == 800, len(slices)
+assert all(e["dur"] >= 0 for e in slices)
+PY
+run export "$tmp/t.h5" nope --perfetto "$tmp/none.json"
+check "export missing run exit" 1 "$rc"
+check "export writes nothing" "" "$(ls "$tmp" | grep none)"
+
+check "readers never modify the file" "$sum_before" "$(sha256sum "$tmp/t.h5")"
+if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
+echo "all traces CLI checks passed"
