@@ -15,3 +15,18 @@ echo "gfx950 v_mfma_f32_16x16x32_bf16 operand A: make_layout_tv($thr, $val)"
 build/bin/tilelab layout eval "make_layout_tv($thr, $val)"
 build/bin/tilelab layout show --tv "$thr" "$val" --svg results/mfma_16x16x32_bf16_A.svg
 echo "wrote results/mfma_16x16x32_bf16_A.svg"
+
+# The design check of reading those operands from a 64x64 bf16 LDS tile,
+# row-major and with the XOR swizzle tilelab's search finds; both recorded
+# as design runs in results/quickstart.h5 (traces/SCHEMA.md) and compared.
+rm -f results/quickstart.h5
+for smem in '(64,64):(64,1)' 'Sw<3,3,3> o (64,64):(64,1)'; do
+  id=$([ "$smem" = '(64,64):(64,1)' ] && echo row-major || echo swizzled)
+  echo
+  echo "== ds_read_b128 of the A operands from LDS laid out as $smem"
+  build/bin/tilelab lds --arch gfx950 --inst ds_read_b128 --tv "$thr" "$val" --smem "$smem" --elem-bytes 2 \
+    --record results/quickstart.h5 --run-id "$id" | tail -1
+done
+echo
+build/bin/tilelab compare results/quickstart.h5 row-major swizzled | tail -2
+echo "wrote results/quickstart.h5"

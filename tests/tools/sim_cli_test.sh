@@ -75,6 +75,18 @@ run lds --arch gfx950 --inst ds_read_b128 --tv '(16,4):(1,16)' '(1,8)' --smem '(
 check "lds split vector exit" 1 "$rc"
 contains "lds split vector" "not at consecutive LDS offsets" "$err"
 
+# recording the design check as a run of a trace store
+run lds --arch gfx950 --inst ds_read_b128 --tv '(16,4):(1,16)' '(1,8)' --smem '(64,64):(64,1)' --elem-bytes 2 \
+  --record "$tmp/runs.h5" --run-id plain
+check "record exit" 0 "$rc"
+run runs show "$tmp/runs.h5" plain
+contains "recorded run" "kind design, kernel lds-tile, shape tile=(64,64)" "$out"
+contains "recorded counter" "counter SQ_LDS_BANK_CONFLICT = 96" "$out"
+run lds --arch gfx950 --inst ds_read_b128 --tv '(16,4):(1,16)' '(1,8)' --smem '(64,64):(64,1)' --elem-bytes 2 \
+  --record "$tmp/runs.h5" --run-id plain
+check "record duplicate exit" 1 "$rc"
+contains "record duplicate" "already has a run 'plain'" "$err"
+
 # occupancy
 run occupancy --arch gfx950 --vgprs 128 --agprs 128 --sgprs 64 --lds 65536 --wg-size 256
 contains "occupancy" "gfx950: 2 workgroup(s) of 4 wave(s) per CU = 8 waves, 2 per SIMD; limited by VGPRs+AGPRs, LDS" "$out"

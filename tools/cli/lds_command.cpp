@@ -7,6 +7,7 @@
 #include "sim/lds/tile_access.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/lds_report.hpp"
+#include "traces/store.hpp"
 
 namespace tilelab::cli {
 
@@ -30,7 +31,10 @@ const char* const kHelp =
     "                    or Sw<3,3,3> o (64,64):(64,1)\n"
     "  --elem-bytes N    bytes per element (2 for bf16)\n"
     "  --tile M,N        the LDS tile (default: the shape of --smem)\n"
-    "  --json            one JSON object instead of tables\n\n"
+    "  --json            one JSON object instead of tables\n"
+    "  --record FILE     (layout form) also add the check to an HDF5 trace store as a\n"
+    "                    design run: one LDS row per instruction, the counter total\n"
+    "  --run-id ID       the run's id in FILE (default: design-<inst>)\n\n"
     "exit status: 0 success, 1 the analysis failed (e.g. a misaligned address), 2 usage error.\n";
 
 std::vector<std::uint32_t> read_addresses(const std::string& path) {
@@ -86,8 +90,46 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
   return kOk;
 }
 
+// The check as a design run of the trace store (traces/SCHEMA.md).
+void record(const std::string& file, const std::string& run_id, const arch::Arch& a, const lds::BankModel& model,
+            const std::vector<std::string>& tv_args, const std::string& smem_text, int elem_bytes,
+            const IntTuple& tile, const lds::TileReport& rep) {
+  const arch::LdsInstruction& ins = model.instruction();
+  traces::RunInfo info;
+  info.id = run_id.empty() ? "design-" + ins.name : run_id;
+  info.kind = "design";
+  info.kernel = "lds-tile";
+  info.backend = "design";
+  info.device = "design check";
+  info.arch = a.name;
+  info.problem_shape = "tile=" + to_string(tile);
+  info.config_json = "{\"inst\":\"" + ins.name + "\",\"thr\":\"" + tv_args[0] + "\",\"val\":\"" + tv_args[1] +
+                     "\",\"smem\":\"" + smem_text + "\",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
+  traces::RunWriter w(file, info);
+  for (std::size_t i = 0; i < rep.analyses.size(); ++i) {
+    traces::LdsRecord l{};
+    traces::set_text(l.site, "wave " + std::to_string(rep.instructions[i].wave) + " inst " +
+                                 std::to_string(rep.instructions[i].index));
+    traces::set_text(l.instruction, ins.name);
+    l.phases = static_cast<std::uint16_t>(rep.analyses[i].passes);
+    l.worst_ways = static_cast<std::uint16_t>(rep.analyses[i].max_ways);
+    l.conflict_cycles = static_cast<std::uint64_t>(rep.analyses[i].conflict_cycles);
+    l.count = 1;
+    w.add_lds(l);
+  }
+  if (a.vendor == "nvidia") {
+    std::string op = ins.is_store() ? "st" : "ld";
+    w.add_counter("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum", rep.conflict_cycles);
+    w.add_counter("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum", rep.cycles);
+  } else {
+    w.add_counter("SQ_LDS_BANK_CONFLICT", rep.conflict_cycles);
+  }
+  w.finish();
+}
+
 int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std::vector<std::string>& tv_args,
-                    const std::string& smem_text, int elem_bytes, const std::string& tile_text, bool json) {
+                    const std::string& smem_text, int elem_bytes, const std::string& tile_text, bool json,
+                    const std::string& record_file, const std::string& run_id) {
   if (tv_args.size() != 2) throw std::invalid_argument("--tv takes two layouts: THR VAL");
   TVLayout tv = make_layout_tv(layout_arg("--tv", tv_args[0]), layout_arg("--tv", tv_args[1]));
   Value sv;
@@ -116,6 +158,7 @@ int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std:
     tile = IntTuple{std::stoll(tile_text.substr(0, comma)), std::stoll(tile_text.substr(comma + 1))};
   }
   lds::TileReport rep = lds::analyze_tile(model, tv, tile, smem, elem_bytes);
+  if (!record_file.empty()) record(record_file, run_id, a, model, tv_args, smem_text, elem_bytes, tile, rep);
   const arch::LdsInstruction& ins = model.instruction();
   int passes = 0;
   for (const lds::Analysis& x : rep.analyses) passes += x.passes;
@@ -152,7 +195,8 @@ int run_lds(const std::vector<std::string>& args) {
   opts.add_options()("help", "")("json", "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
       "inst", po::value<std::string>(), "")("addresses", po::value<std::string>(), "")(
       "mask", po::value<std::string>(), "")("tv", po::value<std::vector<std::string>>()->multitoken(), "")(
-      "smem", po::value<std::string>(), "")("elem-bytes", po::value<int>(), "")("tile", po::value<std::string>(), "");
+      "smem", po::value<std::string>(), "")("elem-bytes", po::value<int>(), "")("tile", po::value<std::string>(), "")(
+      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "");
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("lds", args, opts, vm, status)) return status;
@@ -165,6 +209,7 @@ int run_lds(const std::vector<std::string>& args) {
   if (by_addresses == by_layout) return usage_error("lds", "give either --addresses or --tv/--smem/--elem-bytes");
   if (by_layout && (!vm.count("smem") || !vm.count("elem-bytes")))
     return usage_error("lds", "--tv needs --smem and --elem-bytes");
+  if (vm.count("record") && !by_layout) return usage_error("lds", "--record goes with the layout form (--tv)");
   try {
     arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
     lds::BankModel model(a, a.instruction(vm["inst"].as<std::string>()));
@@ -184,7 +229,8 @@ int run_lds(const std::vector<std::string>& args) {
     }
     return run_layout_form(a, model, vm["tv"].as<std::vector<std::string>>(), vm["smem"].as<std::string>(),
                            vm["elem-bytes"].as<int>(), vm.count("tile") ? vm["tile"].as<std::string>() : "",
-                           vm.count("json") > 0);
+                           vm.count("json") > 0, vm.count("record") ? vm["record"].as<std::string>() : "",
+                           vm["run-id"].as<std::string>());
   } catch (const std::invalid_argument& e) {
     return usage_error("lds", e.what());
   } catch (const std::exception& e) {
