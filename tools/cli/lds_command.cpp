@@ -1,5 +1,7 @@
 // `tilelab lds`: the bank-conflict cost of LDS instructions, from per-lane
 // addresses or from a thread-value layout over an LDS layout.
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -90,6 +92,15 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
   return kOk;
 }
 
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) o += c;
+  }
+  return o + "\"";
+}
+
 // The check as a design run of the trace store (traces/SCHEMA.md).
 void record(const std::string& file, const std::string& run_id, const arch::Arch& a, const lds::BankModel& model,
             const std::vector<std::string>& tv_args, const std::string& smem_text, int elem_bytes,
@@ -103,8 +114,13 @@ void record(const std::string& file, const std::string& run_id, const arch::Arch
   info.device = "design check";
   info.arch = a.name;
   info.problem_shape = "tile=" + to_string(tile);
-  info.config_json = "{\"inst\":\"" + ins.name + "\",\"thr\":\"" + tv_args[0] + "\",\"val\":\"" + tv_args[1] +
-                     "\",\"smem\":\"" + smem_text + "\",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
+  info.git_revision = TILELAB_GIT_REVISION;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
+  info.compiler = "none (design check)";
+  info.config_json = "{\"inst\":" + json_string(ins.name) + ",\"thr\":" + json_string(tv_args[0]) +
+                     ",\"val\":" + json_string(tv_args[1]) + ",\"smem\":" + json_string(smem_text) +
+                     ",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
   traces::RunWriter w(file, info);
   for (std::size_t i = 0; i < rep.analyses.size(); ++i) {
     traces::LdsRecord l{};
