@@ -11,6 +11,10 @@
 #include "tools/cli/lds_report.hpp"
 #include "traces/store.hpp"
 
+#ifndef TILELAB_GIT_REVISION  // set by CMake at configure time
+#define TILELAB_GIT_REVISION "unknown"
+#endif
+
 namespace tilelab::cli {
 
 namespace {
