@@ -11,7 +11,10 @@ packages=(
   libboost-program-options-dev     # the CLI's option parsing
   libtomlplusplus-dev              # sim/arch/*.toml architecture descriptions
   libhdf5-dev                      # traces/: the HDF5 trace store
-  python3-h5py                     # tests: h5py reads what tilelab wrote
+  python3-h5py                     # tests: h5py reads what tilelab wrote; the trace loader
+  pybind11-dev python3-dev         # the tilelab Python module
+  python3-numpy python3-matplotlib # the module's arrays and pictures
+  python3-pytest python3-nbclient python3-nbformat python3-ipykernel  # pytest, notebooks run headless
   libgtest-dev                     # tests
   libbenchmark-dev                 # benchmarks
   clang libclang-rt-dev            # libFuzzer for the parser fuzz test

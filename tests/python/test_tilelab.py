@@ -1,0 +1,115 @@
+"""pytest for the tilelab Python module: the same literal cases as the C++
+tests (CuTe docs, pycute), bank-model cases, error messages, the trace loader."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import tilelab as t
+
+
+def S(x):
+    return str(x)
+
+
+@pytest.mark.parametrize("expr,expected", [
+    ("composition((6,2):(8,2),(4,3):(3,1))", "((2,2),3):((24,2),8)"),
+    ("complement(4:2,24)", "(2,3):(1,8)"),
+    ("logical_divide((9,(4,8)):(59,(13,1)),<3:3,(2,4):(1,8)>)", "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))"),
+    ("blocked_product((2,5):(5,1),(3,4):(1,3))", "((2,3),(5,4)):((5,10),(1,30))"),
+    ("raked_product((2,5):(5,1),(3,4):(1,3))", "((3,2),(4,5)):((10,5),(30,1))"),
+    ("right_inverse((2,4):(4,1))", "(4,2):(2,1)"),
+])
+def test_issue_examples_through_evaluate(expr, expected):
+    assert S(t.evaluate(expr)) == expected
+
+
+def test_the_same_cases_through_functions():
+    assert S(t.composition(t.Layout((6, 2), (8, 2)), t.Layout((4, 3), (3, 1)))) == "((2,2),3):((24,2),8)"
+    assert S(t.complement(t.Layout(4, 2), 24)) == "(2,3):(1,8)"
+    a = t.Layout((9, (4, 8)), (59, (13, 1)))
+    assert S(t.logical_divide(a, (t.Layout(3, 3), t.Layout((2, 4), (1, 8))))) == \
+        "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))"
+    assert S(t.blocked_product("(2,5):(5,1)", "(3,4):(1,3)")) == "((2,3),(5,4)):((5,10),(1,30))"
+    assert S(t.right_inverse(t.Layout((2, 4), (4, 1)))) == "(4,2):(2,1)"
+    assert S(t.zipped_divide("(8,8):(1,8)", (2, 4))) == "((2,4),(4,2)):((1,8),(2,32))"
+    assert S(t.tile_to_shape("(2,2):(1,2)", (4, 6))) == "((2,2),(2,3)):((1,4),(2,8))"
+
+
+def test_layout_values_are_plain_python():
+    l = t.Layout((4, (2, 3)), (2, (1, 8)))
+    assert l.shape == (4, (2, 3)) and l.stride == (2, (1, 8))
+    assert l.size() == 24 and l.cosize() == 24 and l.rank() == 2 and l.depth() == 2
+    assert l(1) == 2 and l((1, 3)) == 11
+    assert S(l((None, 2))) == "(4):(2)" and S(l((1, None))) == "((2,3)):((1,8))"
+    assert t.evaluate("(4)") == (4,) and t.evaluate("4") == 4
+    off = t.Layout((2, 3), (3, 1)).offsets()
+    assert isinstance(off, np.ndarray) and off.tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_swizzles_and_recast():
+    sw = t.Swizzle(3, 4, 3)
+    assert sw(128) == 144 and sw(sw(1234)) == 1234
+    c = t.evaluate("Sw<3,3,3> o (64,64):(64,1)")
+    assert S(t.recast(c, 16, 32)) == "Sw<3,2,3> o (64,32):(32,1)"
+
+
+def test_tv_layout_of_the_mfma_operand():
+    tv = t.make_layout_tv("(16,4):(1,16)", "(1,8)")
+    assert S(tv["tv"]) == "((16,4),8):((1,128),16)"
+    assert tv["tile_shape"] == (16, 32)
+    lanes = np.arange(64)
+    for v in range(8):
+        m, k = lanes % 16, 8 * (lanes // 16) + v
+        assert (tv["thread"][m, k] == lanes).all() and (tv["value"][m, k] == v).all()
+
+
+def test_bank_model_cases():
+    mfma = [128 * (l % 16) + 16 * (l // 16) for l in range(64)]
+    r = t.lds("gfx950", "ds_read_b128", mfma)
+    assert r["conflict_cycles"] == 12 and r["max_ways"] == 4 and len(r["passes"]) == 4
+    assert t.lds("gfx950", "ds_read_b32", [256 * l for l in range(64)])["conflict_cycles"] == 63
+    assert t.lds("gfx942", "ds_read_b32", [256 * l for l in range(64)])["conflict_cycles"] == 62
+    assert t.lds("gfx950", "ds_read_b128", [4096] * 64)["conflict_cycles"] == 0
+    tile = t.lds_tile("gfx950", "ds_read_b128", "(16,4):(1,16)", "(1,8)", "(64,64):(64,1)", 2)
+    assert tile["conflict_cycles"] == 96 and tile["addresses"].shape == (8, 64)
+    sw = t.lds_tile("gfx950", "ds_read_b128", "(16,4):(1,16)", "(1,8)", "Sw<3,3,3> o (64,64):(64,1)", 2)
+    assert sw["conflict_cycles"] == 0
+
+
+def test_occupancy_and_swizzle_search():
+    o = t.occupancy("gfx950", 128, 128, 64, 65536, 256)
+    assert o["workgroups_per_cu"] == 2 and o["limited_by"] == "VGPRs+AGPRs, LDS"
+    ranked = t.swizzle_search("gfx950", "(8,8):(8,1)", "(1,8)", "ds_write_b128", "(16,4):(1,16)", "(1,8)",
+                              "ds_read_b128", 64, 64, 2)
+    best = ranked[0]
+    assert best["write_conflict_cycles"] + best["read_conflict_cycles"] == 0
+    plain = [c for c in ranked if c["layout"] == "(64,64):(64,1)"][0]
+    assert plain["read_conflict_cycles"] == 96
+
+
+def test_errors_have_the_cli_messages():
+    with pytest.raises(ValueError, match=r"expected '\)' to close the tuple, found '\]', at column 5"):
+        t.evaluate("(4,8]:(1,4)")
+    with pytest.raises(ValueError, match="composition not admissible: stride divisibility fails"):
+        t.composition("(6,2):(1,7)", t.Layout(4, 4))
+    with pytest.raises(ValueError, match="unknown instruction 'ds_read_b64_tr_b16' for gfx942"):
+        t.lds("gfx942", "ds_read_b64_tr_b16", [0] * 64)
+    with pytest.raises(ValueError, match="lane 5: address 8 is not 16-byte aligned"):
+        t.lds("gfx950", "ds_read_b128", [16 * l if l != 5 else 8 for l in range(64)])
+    with pytest.raises(TypeError):
+        t.Layout("not a shape", 1)
+
+
+def test_trace_loader(tmp_path):
+    fixture = os.environ["TILELAB_TRACE_FIXTURE"]
+    path = str(tmp_path / "t.h5")
+    subprocess.run([fixture, path], check=True)
+    assert t.runs(path) == ["sim-0", "hw-0"]
+    run = t.load_run(path, "hw-0")
+    assert run["info"]["kind"] == "hw" and run["summary"]["median_ns"] == 1500.0
+    assert run["events"].dtype.names == ("wave", "pc", "opcode", "class", "stall_reason", "stall", "issue", "complete")
+    assert len(run["events"]) == 800 and run["class_names"] == ["VALU", "LDS", "MFMA", "SALU"]
+    with pytest.raises(ValueError, match="no run 'nope'"):
+        t.load_run(path, "nope")

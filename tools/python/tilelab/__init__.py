@@ -1,0 +1,53 @@
+"""tilelab for notebooks: layout algebra with CuTe's semantics, the LDS bank
+model, occupancy, swizzle search, and the HDF5 trace store.
+
+Everything returns plain Python data (ints, tuples, dicts, numpy arrays).
+Errors are ValueError with the same messages as the `tilelab` CLI.
+Build with `tools/setup.sh`; put `build/python` on PYTHONPATH (the notebooks
+do it themselves).  Drawing helpers are in `tilelab.draw`.
+"""
+from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, coalesce, complement,
+                       composition, evaluate, filter, flat_divide, flat_product, lds, lds_tile, left_inverse,
+                       logical_divide, logical_product, make_layout_tv, make_ordered_layout, occupancy,
+                       raked_product, recast, right_inverse, swizzle_search, tile_to_shape, tiled_divide,
+                       tiled_product, zipped_divide, zipped_product)
+
+__all__ = [
+    "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "coalesce", "complement", "composition",
+    "evaluate", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "load_run",
+    "logical_divide", "logical_product", "make_layout_tv", "make_ordered_layout", "occupancy", "raked_product",
+    "recast", "right_inverse", "runs", "swizzle_search", "tile_to_shape", "tiled_divide", "tiled_product",
+    "zipped_divide", "zipped_product",
+]
+
+
+def runs(path):
+    """The run ids of a trace store (traces/SCHEMA.md), in the order added."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        return list(f["runs"]) if "runs" in f else []
+
+
+def load_run(path, run_id):
+    """A run of a trace store as plain data: provenance attributes (str/int),
+    the summary, and every table as a numpy structured array."""
+    import h5py
+
+    def text(v):
+        return v.decode() if isinstance(v, bytes) else v.item() if hasattr(v, "item") else v
+
+    with h5py.File(path, "r") as f:
+        if f.attrs.get("tilelab_schema_version", 0) > 1:
+            raise ValueError(f"'{path}' uses a newer trace schema than this tilelab reads")
+        if run_id not in f.get("runs", {}):
+            raise ValueError(f"no run '{run_id}' in '{path}'")
+        g = f["runs"][run_id]
+        out = {"info": {k: text(v) for k, v in g.attrs.items()}}
+        res = g["results"]
+        out["summary"] = {k: text(v) for k, v in res.attrs.items()}
+        out["repetitions"] = res["repetitions"][:]
+        for table in ("waves", "events", "event_segments", "lds", "counters"):
+            out[table] = g[table][:]
+        for names in ("opcode_names", "class_names", "stall_reason_names"):
+            out[names] = [text(x) for x in g[names][:]]
+        return out

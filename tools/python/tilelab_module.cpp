@@ -1,0 +1,362 @@
+// The `tilelab` Python module's native part (`tilelab._tilelab`): the layout
+// algebra, architecture descriptions, the LDS bank model, occupancy and the
+// swizzle search, returning plain Python data (tuples, dicts, numpy arrays).
+// Errors arrive as ValueError with the CLI's messages.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "layouts/expr.hpp"
+#include "layouts/tv_layout.hpp"
+#include "sim/lds/occupancy.hpp"
+#include "sim/lds/swizzle_search.hpp"
+
+namespace py = pybind11;
+using namespace tilelab;
+
+namespace {
+
+// ---- Conversions: Python ints/tuples/None <-> IntTuple --------------------
+
+IntTuple to_tuple(const py::handle& o) {
+  if (o.is_none()) return IntTuple::underscore();
+  if (py::isinstance<py::bool_>(o)) throw py::type_error("a bool is not a shape or coordinate");
+  if (py::isinstance<py::int_>(o)) return IntTuple(o.cast<Int>());
+  if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
+    IntTuple t = IntTuple::empty_tuple();
+    for (const py::handle& x : o) t.push_back(to_tuple(x));
+    return t;
+  }
+  throw py::type_error("expected an int, a tuple of them, or None, got " + std::string(py::str(o.get_type())));
+}
+
+py::object from_tuple(const IntTuple& t) {
+  if (t.is_underscore()) return py::none();
+  if (t.is_int()) return py::int_(t.value());
+  py::tuple out(t.rank());
+  for (int i = 0; i < t.rank(); ++i) out[i] = from_tuple(t[i]);
+  return out;
+}
+
+Layout layout_of(const py::handle& o);
+
+// A tiler from a Layout, an int, None, or a tuple of those.
+Tiler tiler_of(const py::handle& o) {
+  if (py::isinstance<Layout>(o)) return o.cast<Layout>();
+  if (o.is_none()) return Tiler::identity();
+  if (py::isinstance<py::int_>(o)) return Tiler(o.cast<Int>());
+  if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
+    std::vector<Tiler> modes;
+    for (const py::handle& x : o) modes.push_back(tiler_of(x));
+    return Tiler(std::move(modes));
+  }
+  if (py::isinstance<py::str>(o)) {
+    Value v = evaluate(o.cast<std::string>());
+    if (auto* t = std::get_if<Tiler>(&v)) return *t;
+    if (auto* l = std::get_if<Layout>(&v)) return *l;
+    if (auto* s = std::get_if<IntTuple>(&v)) return Tiler::from_shape(*s);
+  }
+  throw py::type_error("expected a tiler: a Layout, an int, None, a tuple of them, or an expression string");
+}
+
+Layout layout_of(const py::handle& o) {
+  if (py::isinstance<Layout>(o)) return o.cast<Layout>();
+  if (py::isinstance<py::str>(o)) {
+    Value v = evaluate(o.cast<std::string>());
+    if (auto* l = std::get_if<Layout>(&v)) return *l;
+    if (auto* t = std::get_if<IntTuple>(&v)) return Layout(*t);
+    throw py::value_error("'" + o.cast<std::string>() + "' is not a layout");
+  }
+  return Layout(to_tuple(o));  // a shape: its compact layout
+}
+
+py::object value_to_python(const Value& v) {
+  if (auto* t = std::get_if<IntTuple>(&v)) return from_tuple(*t);
+  if (auto* l = std::get_if<Layout>(&v)) return py::cast(*l);
+  if (auto* c = std::get_if<ComposedLayout>(&v)) return py::cast(*c);
+  if (auto* s = std::get_if<Swizzle>(&v)) return py::cast(*s);
+  return py::str(to_string(v));  // a tiler prints as <...>
+}
+
+// Offsets of a rank-1/2 layout as a numpy array (rows x columns, like `layout show`).
+template <class F>
+py::array_t<Int> grid(const IntTuple& shape, const F& f) {
+  if (shape.is_tuple() && shape.rank() > 2) throw py::value_error("offsets() needs a rank-1 or rank-2 layout");
+  Int rows = shape.is_tuple() && shape.rank() == 2 ? size(shape[0]) : 1;
+  Int cols = shape.is_tuple() && shape.rank() == 2 ? size(shape[1]) : size(shape);
+  py::array_t<Int> out({rows, cols});
+  auto m = out.mutable_unchecked<2>();
+  for (Int r = 0; r < rows; ++r)
+    for (Int c = 0; c < cols; ++c)
+      m(r, c) = f(shape.is_tuple() && shape.rank() == 2 ? IntTuple{r, c}
+                  : shape.is_tuple()                    ? IntTuple{IntTuple(c)}
+                                                        : IntTuple(c));
+  return out;
+}
+
+// ---- Bank model results as dicts -----------------------------------------
+
+py::list lanes_list(std::uint64_t mask) {
+  py::list l;
+  for (int i = 0; i < 64; ++i)
+    if ((mask >> i) & 1) l.append(i);
+  return l;
+}
+
+py::dict analysis_dict(const lds::Analysis& a) {
+  py::list passes;
+  for (int p = 0; p < a.entries; ++p) {
+    py::dict d;
+    d["lanes"] = lanes_list(a.pass[p].lanes);
+    d["active"] = lanes_list(a.pass[p].active);
+    d["banks"] = a.pass[p].banks;
+    d["ways"] = a.pass[p].ways;
+    passes.append(d);
+  }
+  py::dict r;
+  r["passes"] = passes;
+  r["cycles"] = a.cycles;
+  r["conflict_cycles"] = a.conflict_cycles;
+  r["max_ways"] = a.max_ways;
+  return r;
+}
+
+lds::LdsLayout lds_layout_of(const py::handle& o) {
+  if (py::isinstance<ComposedLayout>(o)) {
+    ComposedLayout c = o.cast<ComposedLayout>();
+    return [c](Int m, Int n) { return c(IntTuple{m, n}); };
+  }
+  if (py::isinstance<py::str>(o)) {
+    Value v = evaluate(o.cast<std::string>());
+    if (auto* c = std::get_if<ComposedLayout>(&v)) {
+      ComposedLayout cl = *c;
+      return [cl](Int m, Int n) { return cl(IntTuple{m, n}); };
+    }
+  }
+  Layout l = layout_of(o);
+  return [l](Int m, Int n) { return l(IntTuple{m, n}); };
+}
+
+IntTuple smem_shape_of(const py::handle& o) {
+  if (py::isinstance<ComposedLayout>(o)) return product_each(o.cast<ComposedLayout>().layout.shape());
+  if (py::isinstance<py::str>(o)) {
+    Value v = evaluate(o.cast<std::string>());
+    if (auto* c = std::get_if<ComposedLayout>(&v)) return product_each(c->layout.shape());
+  }
+  return product_each(layout_of(o).shape());
+}
+
+py::dict arch_dict(const arch::Arch& a) {
+  py::dict d;
+  d["name"] = a.name;
+  d["vendor"] = a.vendor;
+  d["description"] = a.description;
+  d["wave_size"] = a.wave_size;
+  d["banks"] = a.lds.banks;
+  d["lds_bytes_per_cu"] = a.lds.bytes_per_cu;
+  py::dict figures;
+  for (const auto& [k, v] : a.figures) figures[py::str(k)] = v;
+  d["figures"] = figures;
+  py::dict ins;
+  for (const arch::LdsInstruction& i : a.instructions) {
+    py::dict x;
+    x["bytes"] = i.bytes;
+    x["phases"] = i.phases;
+    x["bank_period"] = i.bank_period;
+    x["status"] = arch::to_string(i.status);
+    x["source"] = i.source;
+    ins[py::str(i.name)] = x;
+  }
+  d["instructions"] = ins;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_tilelab, m) {
+  m.doc() = "tilelab: layout algebra (CuTe semantics), LDS bank model, occupancy and swizzle search";
+
+  // Every engine error becomes ValueError with the CLI's text.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ExprError& e) {
+      PyErr_SetString(PyExc_ValueError, e.message().c_str());
+    } catch (const LayoutError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const arch::ArchError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const lds::ModelError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  py::class_<Layout>(m, "Layout", "A CuTe layout: a shape and a congruent stride.")
+      .def(py::init([](const py::object& shape, const py::object& stride) {
+             if (stride.is_none()) return Layout(to_tuple(shape));
+             return Layout(to_tuple(shape), to_tuple(stride));
+           }),
+           py::arg("shape"), py::arg("stride") = py::none())
+      .def_static("parse", [](const std::string& s) { return layout_of(py::str(s)); }, "A layout from CuTe notation.")
+      .def_property_readonly("shape", [](const Layout& l) { return from_tuple(l.shape()); })
+      .def_property_readonly("stride", [](const Layout& l) { return from_tuple(l.stride()); })
+      .def("size", [](const Layout& l) { return size(l); })
+      .def("cosize", [](const Layout& l) { return cosize(l); })
+      .def("rank", [](const Layout& l) { return rank(l); })
+      .def("depth", [](const Layout& l) { return depth(l); })
+      .def("__call__", [](const Layout& l, const py::object& c) -> py::object {
+        IntTuple crd = to_tuple(c);
+        if (crd.has_underscore()) return py::cast(slice(crd, l));
+        return py::int_(l(crd));
+      })
+      .def("__getitem__", [](const Layout& l, int i) { return get(l, i); })
+      .def("__len__", [](const Layout& l) { return rank(l); })
+      .def("__eq__", [](const Layout& a, const Layout& b) { return a == b; })
+      .def("__str__", [](const Layout& l) { return to_string(l); })
+      .def("__repr__", [](const Layout& l) { return "Layout('" + to_string(l) + "')"; })
+      .def("offsets", [](const Layout& l) { return grid(l.shape(), [&](const IntTuple& c) { return l(c); }); },
+           "Offsets as a rows x columns numpy array (rank-1 layouts: one row).");
+
+  py::class_<Swizzle>(m, "Swizzle", "Sw<B,M,S>: XOR B bits at M+S into M.")
+      .def(py::init<int, int, int>(), py::arg("bits"), py::arg("base"), py::arg("shift"))
+      .def("__call__", [](const Swizzle& s, Int x) { return s(x); })
+      .def_readonly("bits", &Swizzle::bits)
+      .def_readonly("base", &Swizzle::base)
+      .def_readonly("shift", &Swizzle::shift)
+      .def("__str__", [](const Swizzle& s) { return to_string(s); })
+      .def("__repr__", [](const Swizzle& s) { return to_string(s); });
+
+  py::class_<ComposedLayout>(m, "ComposedLayout", "swizzle o offset o layout")
+      .def(py::init([](const Swizzle& s, const py::object& l, Int offset) { return ComposedLayout{s, offset, layout_of(l)}; }),
+           py::arg("swizzle"), py::arg("layout"), py::arg("offset") = 0)
+      .def_readonly("swizzle", &ComposedLayout::swizzle)
+      .def_readonly("layout", &ComposedLayout::layout)
+      .def_readonly("offset", &ComposedLayout::offset)
+      .def("__call__", [](const ComposedLayout& c, const py::object& x) { return c(to_tuple(x)); })
+      .def("offsets",
+           [](const ComposedLayout& c) { return grid(c.layout.shape(), [&](const IntTuple& x) { return c(x); }); })
+      .def("__str__", [](const ComposedLayout& c) { return to_string(c); })
+      .def("__repr__", [](const ComposedLayout& c) { return "ComposedLayout('" + to_string(c) + "')"; });
+
+  m.def("evaluate", [](const std::string& e) { return value_to_python(evaluate(e)); },
+        "Evaluate an expression of `tilelab layout eval`.");
+
+  // The algebra, by name.
+  m.def("coalesce", [](const py::object& l, const py::object& p) {
+    return p.is_none() ? coalesce(layout_of(l)) : coalesce(layout_of(l), to_tuple(p));
+  }, py::arg("layout"), py::arg("profile") = py::none());
+  m.def("filter", [](const py::object& l) { return filter(layout_of(l)); });
+  m.def("composition", [](const py::object& a, const py::object& b) { return composition(layout_of(a), tiler_of(b)); });
+  m.def("complement", [](const py::object& a, const py::object& cotarget) {
+    return cotarget.is_none() ? complement(layout_of(a)) : complement(layout_of(a), size(to_tuple(cotarget)));
+  }, py::arg("layout"), py::arg("cotarget") = py::none());
+  m.def("right_inverse", [](const py::object& a) { return right_inverse(layout_of(a)); });
+  m.def("left_inverse", [](const py::object& a) { return left_inverse(layout_of(a)); });
+  m.def("logical_divide", [](const py::object& a, const py::object& b) { return logical_divide(layout_of(a), tiler_of(b)); });
+  m.def("zipped_divide", [](const py::object& a, const py::object& b) { return zipped_divide(layout_of(a), tiler_of(b)); });
+  m.def("tiled_divide", [](const py::object& a, const py::object& b) { return tiled_divide(layout_of(a), tiler_of(b)); });
+  m.def("flat_divide", [](const py::object& a, const py::object& b) { return flat_divide(layout_of(a), tiler_of(b)); });
+  m.def("logical_product", [](const py::object& a, const py::object& b) { return logical_product(layout_of(a), tiler_of(b)); });
+  m.def("zipped_product", [](const py::object& a, const py::object& b) { return zipped_product(layout_of(a), tiler_of(b)); });
+  m.def("tiled_product", [](const py::object& a, const py::object& b) { return tiled_product(layout_of(a), tiler_of(b)); });
+  m.def("flat_product", [](const py::object& a, const py::object& b) { return flat_product(layout_of(a), tiler_of(b)); });
+  m.def("blocked_product", [](const py::object& a, const py::object& b) { return blocked_product(layout_of(a), layout_of(b)); });
+  m.def("raked_product", [](const py::object& a, const py::object& b) { return raked_product(layout_of(a), layout_of(b)); });
+  m.def("tile_to_shape", [](const py::object& a, const py::object& shape, const py::object& order) {
+    return order.is_none() ? tile_to_shape(layout_of(a), to_tuple(shape))
+                           : tile_to_shape(layout_of(a), to_tuple(shape), to_tuple(order));
+  }, py::arg("block"), py::arg("shape"), py::arg("order") = py::none());
+  m.def("make_ordered_layout", [](const py::object& s, const py::object& o) { return make_ordered_layout(to_tuple(s), to_tuple(o)); });
+  m.def("recast", [](const py::object& l, int old_bits, int new_bits) -> py::object {
+    if (py::isinstance<ComposedLayout>(l)) return py::cast(recast(l.cast<ComposedLayout>(), old_bits, new_bits));
+    return py::cast(recast(layout_of(l), old_bits, new_bits));
+  });
+
+  // Thread-value layouts.
+  m.def("make_layout_tv", [](const py::object& thr, const py::object& val) {
+    TVLayout tv = make_layout_tv(layout_of(thr), layout_of(val));
+    py::dict d;
+    d["tv"] = tv.tv;
+    d["tile"] = tv.tile;
+    d["tile_shape"] = from_tuple(tv.tile_shape);
+    d["threads"] = tv.threads;
+    d["values"] = tv.values;
+    // owner[m, n] = thread, value[m, n] = value index: the picture as arrays.
+    Int rows = size(tv.tile_shape[0]), cols = size(tv.tile_shape[1]);
+    py::array_t<Int> owner({rows, cols}), value({rows, cols});
+    auto o = owner.mutable_unchecked<2>();
+    auto v = value.mutable_unchecked<2>();
+    for (Int r = 0; r < rows; ++r)
+      for (Int c = 0; c < cols; ++c) {
+        ThreadValue x = owner_of(tv, IntTuple{r, c});
+        o(r, c) = x.thread;
+        v(r, c) = x.value;
+      }
+    d["thread"] = owner;
+    d["value"] = value;
+    return d;
+  }, "make_layout_tv(thr, val) as CuTe builds it; thread/value are per-tile-element arrays.");
+
+  // Architecture and the LDS model.
+  m.def("arch", [](const std::string& name) { return arch_dict(arch::load_arch(name)); },
+        "An architecture description (gfx950, gfx942, sm90 or a .toml path) as a dict.");
+  m.def("lds", [](const std::string& arch_name, const std::string& inst, const std::vector<std::uint32_t>& addresses,
+                  std::uint64_t mask) {
+    arch::Arch a = arch::load_arch(arch_name);
+    lds::BankModel model(a, a.instruction(inst));
+    return analysis_dict(model.analyze(addresses, mask));
+  }, py::arg("arch"), py::arg("inst"), py::arg("addresses"), py::arg("mask") = ~std::uint64_t{0},
+     "The bank-model analysis of one wave instruction from per-lane byte addresses.");
+  m.def("lds_tile", [](const std::string& arch_name, const std::string& inst, const py::object& thr,
+                       const py::object& val, const py::object& smem, int elem_bytes) {
+    arch::Arch a = arch::load_arch(arch_name);
+    lds::BankModel model(a, a.instruction(inst));
+    TVLayout tv = make_layout_tv(layout_of(thr), layout_of(val));
+    lds::TileReport r = lds::analyze_tile(model, tv, smem_shape_of(smem), lds_layout_of(smem), elem_bytes);
+    py::list per;
+    py::array_t<std::uint32_t> addr({static_cast<py::ssize_t>(r.instructions.size()), static_cast<py::ssize_t>(model.wave_size())});
+    auto ad = addr.mutable_unchecked<2>();
+    for (std::size_t i = 0; i < r.analyses.size(); ++i) {
+      per.append(analysis_dict(r.analyses[i]));
+      for (int l = 0; l < model.wave_size(); ++l) ad(i, l) = r.instructions[i].addresses[l];
+    }
+    py::dict d;
+    d["instructions"] = per;
+    d["addresses"] = addr;
+    d["cycles"] = r.cycles;
+    d["conflict_cycles"] = r.conflict_cycles;
+    d["worst"] = r.worst;
+    return d;
+  }, "The design check: every instruction of a tile access from a TV layout and an LDS layout.");
+  m.def("occupancy", [](const std::string& arch_name, int vgprs, int agprs, int sgprs, long long lds_bytes, int wg) {
+    lds::Occupancy o = lds::occupancy(arch::load_arch(arch_name), {vgprs, agprs, sgprs, lds_bytes, wg});
+    py::dict d;
+    d["workgroups_per_cu"] = o.workgroups_per_cu;
+    d["waves_per_workgroup"] = o.waves_per_workgroup;
+    d["waves_per_simd"] = o.waves_per_simd;
+    d["limited_by"] = o.limited_by;
+    py::dict limits;
+    for (const lds::Limit& l : o.limits) limits[py::str(l.resource)] = l.workgroups_per_cu;
+    d["limits"] = limits;
+    return d;
+  }, py::arg("arch"), py::arg("vgprs"), py::arg("agprs"), py::arg("sgprs"), py::arg("lds"), py::arg("wg_size"));
+  m.def("swizzle_search", [](const std::string& arch_name, const py::object& write_thr, const py::object& write_val,
+                             const std::string& write_inst, const py::object& read_thr, const py::object& read_val,
+                             const std::string& read_inst, Int rows, Int cols, int elem_bytes) {
+    arch::Arch a = arch::load_arch(arch_name);
+    lds::BankModel wm(a, a.instruction(write_inst)), rm(a, a.instruction(read_inst));
+    lds::SearchResult s = lds::search_swizzles({make_layout_tv(layout_of(write_thr), layout_of(write_val)), &wm},
+                                               {make_layout_tv(layout_of(read_thr), layout_of(read_val)), &rm}, rows,
+                                               cols, elem_bytes);
+    py::list out;
+    for (const lds::Candidate& c : s.ranked) {
+      py::dict d;
+      d["layout"] = c.layout;
+      d["write_conflict_cycles"] = c.write_conflicts;
+      d["read_conflict_cycles"] = c.read_conflicts;
+      d["extra_bytes"] = c.extra_bytes;
+      out.append(d);
+    }
+    return out;
+  }, "All scored LDS layouts for a writer and a reader, best first.");
+}
