@@ -3,21 +3,10 @@
 # usage: layout_cli_test.sh TILELAB DATA_DIR
 set -u
 tilelab=$1
+source "$(dirname "$0")/cli_checks.sh"
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "  expected: $(printf '%q' "$2")"; echo "  actual:   $(printf '%q' "$3")"
-    failures=$((failures + 1))
-  fi
-}
 
-run() {  # run ARGS... ; sets out, err, rc
-  out=$("$tilelab" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err")
-}
 
 # The issue's examples, one result per line, in order.
 run layout eval 'composition((6,2):(8,2),(4,3):(3,1))' 'complement(4:2,24)' \
@@ -100,5 +89,4 @@ run layout eval --file "$tmp/many.txt"
 check "10k lines" 10000 "$(echo "$out" | wc -l | tr -d ' ')"
 check "10k exit" 0 "$rc"
 
-if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all layout CLI checks passed"
+finish "layout CLI"

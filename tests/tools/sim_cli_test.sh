@@ -3,18 +3,7 @@
 # usage: sim_cli_test.sh TILELAB
 set -u
 tilelab=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1))
-  fi
-}
-contains() {  # contains NAME NEEDLE HAYSTACK
-  case "$3" in *"$2"*) ;; *) echo "FAIL: $1: no '$2' in:"; echo "$3"; failures=$((failures + 1)) ;; esac
-}
-run() { out=$("$tilelab" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
+source "$(dirname "$0")/cli_checks.sh"
 
 # arch
 run arch list
@@ -104,5 +93,4 @@ contains "swizzle plain" "  96 (0 + 96)                     0                (64
 run swizzle --arch gfx950 --tile 64,64 --elem-bytes 2 --write-tv '(8,8):(8,1)' '(1,8)' --write-inst ds_write_b128
 check "swizzle missing exit" 2 "$rc"
 
-if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all sim CLI checks passed"
+finish "sim CLI"

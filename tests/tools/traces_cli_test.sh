@@ -3,13 +3,8 @@
 # usage: traces_cli_test.sh TILELAB MAKE_FIXTURE
 set -u
 tilelab=$1
+source "$(dirname "$0")/cli_checks.sh"
 make_fixture=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() { if [ "$2" != "$3" ]; then echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1)); fi; }
-contains() { case "$3" in *"$2"*) ;; *) echo "FAIL: $1: no '$2' in:"; echo "$3"; failures=$((failures + 1)) ;; esac; }
-run() { out=$("$tilelab" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
 
 "$make_fixture" "$tmp/t.h5" || { echo "FAIL: fixture"; exit 1; }
 sum_before=$(sha256sum "$tmp/t.h5")
@@ -62,5 +57,4 @@ check "export missing run exit" 1 "$rc"
 check "export writes nothing" "" "$(ls "$tmp" | grep none)"
 
 check "readers never modify the file" "$sum_before" "$(sha256sum "$tmp/t.h5")"
-if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all traces CLI checks passed"
+finish "traces CLI"
