@@ -186,7 +186,8 @@ class Parser {
     try {
       Layout(node.tuple, node.stride);
     } catch (const LayoutError& e) {
-      throw ExprError(e.what(), node.tuple.has_underscore() ? node.column : stride_col);
+      // Congruence problems show at the stride; anything else at the layout's start.
+      throw ExprError(e.what(), std::string(e.what()).find("congruent") != std::string::npos ? stride_col : node.column);
     }
   }
 
