@@ -113,3 +113,19 @@ def test_trace_loader(tmp_path):
     assert len(run["events"]) == 800 and run["class_names"] == ["VALU", "LDS", "MFMA", "SALU"]
     with pytest.raises(ValueError, match="no run 'nope'"):
         t.load_run(path, "nope")
+
+
+def test_drawing_helpers_draw():
+    import matplotlib
+    matplotlib.use("Agg")
+    import tilelab.draw as draw
+    ax = draw.layout(t.Layout((4, 8), (8, 1)))
+    assert len(ax.texts) == 32
+    ax = draw.tv_layout("(16,4):(1,16)", "(1,8)", colour_by="value")
+    assert sum(1 for x in ax.texts if x.get_text() == "T17V1") == 1
+    ax = draw.lds_banks("gfx950", "ds_read_b128", [128 * (l % 16) + 16 * (l // 16) for l in range(64)])
+    assert "12 conflict cycles" in ax.get_title()
+    ax = draw.lds_tile("gfx950", "Sw<3,3,3> o (64,64):(64,1)", 2)
+    assert ax.images[0].get_array().shape == (64, 64)
+    with pytest.raises(ValueError):
+        draw.tv_layout("(16,4):(1,16)", "(1,8)", colour_by="lane")

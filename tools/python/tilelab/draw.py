@@ -29,12 +29,35 @@ def layout(l, ax=None, colour_by="offset"):
     return _grid(ax, off.astype(str), off % 20, str(l))
 
 
-def tv_layout(thr, val, ax=None):
-    """make_layout_tv(thr, val) over its tile: each cell T<thread>V<value>, coloured by thread."""
+def tv_layout(thr, val, ax=None, colour_by="thread"):
+    """make_layout_tv(thr, val) over its tile: each cell T<thread>V<value>,
+    coloured by thread (default) or by value."""
+    if colour_by not in ("thread", "value"):
+        raise ValueError("colour_by is 'thread' or 'value'")
     tv = _tilelab.make_layout_tv(thr, val)
     labels = np.char.add(np.char.add("T", tv["thread"].astype(str)), np.char.add("V", tv["value"].astype(str)))
     ax = ax or plt.subplots(figsize=(max(4, tv["thread"].shape[1] * 0.45), max(2, tv["thread"].shape[0] * 0.35)))[1]
-    return _grid(ax, labels, tv["thread"] % 20, "thread-value layout " + str(tv["tv"]))
+    return _grid(ax, labels, tv[colour_by] % 20, "thread-value layout " + str(tv["tv"]))
+
+
+def lds_tile(arch, smem, elem_bytes, conflicting=None, ax=None):
+    """An LDS tile (a rank-2 layout or swizzled layout of element offsets)
+    coloured by the bank each element starts in.  `conflicting`: optional
+    (rows, cols) boolean array of elements to outline in red, e.g. those read
+    by a conflicting pass."""
+    if isinstance(smem, str):
+        smem = _tilelab.evaluate(smem)
+    banks = _tilelab.arch(arch)["banks"]
+    bank = (smem.offsets() * elem_bytes // 4) % banks
+    ax = ax or plt.subplots(figsize=(8, 8 * bank.shape[0] / max(bank.shape[1], 1)))[1]
+    ax.imshow(bank, cmap="hsv" if banks > 32 else "tab20", interpolation="nearest", aspect="equal")
+    if conflicting is not None:
+        rows, cols = np.nonzero(np.asarray(conflicting))
+        ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors="red", linewidths=1.2)
+    ax.set_title(f"{arch}: bank of each element of {smem}", fontsize=9)
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    return ax
 
 
 def lds_banks(arch, inst, addresses, mask=(1 << 64) - 1, ax=None):
