@@ -62,7 +62,8 @@ def lds_tile(arch, smem, elem_bytes, conflicting=None, ax=None):
 
 def lds_banks(arch, inst, addresses, mask=(1 << 64) - 1, ax=None):
     """One instruction's lanes against banks, one row per pass: a dot per
-    (lane, first bank it touches), red where the pass has a conflict."""
+    (lane, first bank it touches; lanes on one bank overlap), red where the
+    pass has a conflict, with its n-way degree at the right."""
     info = _tilelab.arch(arch)
     r = _tilelab.lds(arch, inst, list(addresses), mask)
     banks = info["instructions"][inst]["bank_period"]
@@ -72,6 +73,7 @@ def lds_banks(arch, inst, addresses, mask=(1 << 64) - 1, ax=None):
         xs = [(addresses[l] // 4) % banks for l in ps["active"]]
         ax.scatter(xs, [p] * len(xs), c=colour, s=18)
         ax.text(banks + 0.5, p, f"{ps['ways']}-way", va="center", fontsize=8)
+    ax.set_yticks(range(len(r["passes"])))
     ax.set_xlim(-1, banks + 6)
     ax.set_ylim(len(r["passes"]) - 0.5, -0.5)
     ax.set_xlabel("bank")
