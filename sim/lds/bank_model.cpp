@@ -14,6 +14,10 @@ BankModel::PassLanes BankModel::lanes_of(std::uint64_t mask) {
 BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins)
     : ins_(ins), wave_size_(a.wave_size), period_(ins.bank_period), words_(ins.bytes / 4) {
   unit_path_ = std::has_single_bit(static_cast<unsigned>(ins.bytes));
+  if (unit_path_) {
+    unit_shift_ = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins.bytes)));
+    group_mask_ = static_cast<std::uint32_t>(period_ / words_) - 1;
+  }
   std::vector<std::uint64_t> phase_mask;
   for (const auto& phase : ins.phases) {
     std::uint64_t m = 0;
@@ -73,8 +77,7 @@ int BankModel::ways_of(std::uint64_t lanes, std::span<const std::uint32_t> addr,
     }
   };
   if (unit_path_) {
-    const std::uint32_t shift = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins_.bytes)));
-    const std::uint32_t group_mask = static_cast<std::uint32_t>(period_ / words_) - 1;
+    const std::uint32_t shift = unit_shift_, group_mask = group_mask_;
     for (std::uint64_t m = lanes; m; m &= m - 1) {
       std::uint32_t u = addr[std::countr_zero(m)] >> shift;
       add(u, static_cast<int>(u & group_mask));
@@ -118,8 +121,7 @@ void BankModel::analyze_pass(const PassLanes& p, std::span<const std::uint32_t> 
   out.ways = 0;
   if (!out.active) return;
   if (unit_path_) {
-    const std::uint32_t shift = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins_.bytes)));
-    const std::uint32_t group_mask = static_cast<std::uint32_t>(period_ / words_) - 1;
+    const std::uint32_t shift = unit_shift_, group_mask = group_mask_;
     std::uint64_t seen = 0, dup = 0;
     const std::uint32_t* a = addr.data();
     if (out.active == p.mask) {  // every lane of the pass active: no per-lane mask test

@@ -66,6 +66,8 @@ class BankModel {
   int period_;                 // banks per period
   int words_;                  // 4-byte words per lane
   bool unit_path_;             // power-of-two width: one bank group per lane
+  std::uint32_t unit_shift_ = 0;   // log2(bytes): address -> unit
+  std::uint32_t group_mask_ = 0;   // unit -> bank group (groups per period - 1)
   std::vector<PassLanes> phase_passes_;   // one per phase
   std::vector<PassLanes> merged_passes_;  // when lanes pair up (pair_merge); empty if the instruction has none
 };
