@@ -36,6 +36,11 @@ BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins)
   if (!ins.pair_merge.empty())
     for (std::uint64_t m : phase_mask)
       if (!(m & covered)) merged_passes_.push_back(lanes_of(m));
+  const std::size_t groups = group_mask_ + 1;
+  wave_fast_ = unit_path_ && ins.phases.size() * groups <= 64;
+  if (wave_fast_)
+    for (std::size_t p = 0; p < ins.phases.size(); ++p)
+      for (int l : ins.phases[p]) lane_bit_base_[l] = static_cast<std::uint8_t>(p * groups);
 }
 
 // The warp's active lanes pair up, all by the same rule — lane l with l^1,
@@ -144,25 +149,32 @@ void BankModel::analyze_pass(const PassLanes& p, std::span<const std::uint32_t> 
       out.ways = 1;
       return;
     }
-    // Some group holds two lanes: keep, per group, its first unit and up to
-    // three more distinct ones (enough for a 4-way conflict); beyond that the
-    // general count below takes over.
+  }
+  count_ways(p, addr, out);
+}
+
+// Ways of a pass known to have two lanes in one bank group: keep, per group,
+// its first unit and up to three more distinct ones (enough for a 4-way
+// conflict); beyond that, or off the unit path, the general count takes over.
+void BankModel::count_ways(const PassLanes& p, std::span<const std::uint32_t> addr, Pass& out) const {
+  if (unit_path_) {
+    const std::uint32_t* a = addr.data();
     constexpr int kKept = 3;
     std::uint32_t first[64], more[64][kKept];
     std::uint8_t n_more[64];
-    for (std::uint64_t d = dup; d; d &= d - 1) n_more[std::countr_zero(d)] = 0;
     std::uint64_t placed = 0;
     int ways = 1;
     bool overflow = false;
     for (int k = 0; k < p.count && !overflow; ++k) {
       unsigned l = p.lane[k];
       if (!((out.active >> l) & 1)) continue;
-      std::uint32_t u = a[l] >> shift;
-      unsigned g = u & group_mask;
+      std::uint32_t u = a[l] >> unit_shift_;
+      unsigned g = u & group_mask_;
       std::uint64_t bit = std::uint64_t{1} << g;
       if (!(placed & bit)) {
         placed |= bit;
         first[g] = u;
+        n_more[g] = 0;
         continue;
       }
       if (first[g] == u) continue;
@@ -178,11 +190,26 @@ void BankModel::analyze_pass(const PassLanes& p, std::span<const std::uint32_t> 
       if (n + 2 > ways) ways = n + 2;
     }
     if (!overflow) {
+      out.banks = std::popcount(placed) * words_;
       out.ways = ways;
       return;
     }
   }
   out.ways = ways_of(out.active, addr, out.banks);
+}
+
+// One pass over the wave: `seen` collects each lane's (phase, group) bit,
+// `dup` the bits seen twice.
+template <unsigned Shift>
+void BankModel::scan_wave(const std::uint32_t* a, std::uint64_t& seen, std::uint64_t& dup) const {
+  const std::uint8_t* base = lane_bit_base_.data();
+  const std::uint32_t mask = group_mask_;
+#pragma GCC unroll 8
+  for (int l = 0; l < wave_size_; ++l) {
+    std::uint64_t bit = std::uint64_t{1} << (base[l] + ((a[l] >> Shift) & mask));
+    dup |= seen & bit;
+    seen |= bit;
+  }
 }
 
 Analysis BankModel::analyze(std::span<const std::uint32_t> addresses, std::uint64_t active) const {
@@ -208,6 +235,37 @@ Analysis BankModel::analyze(std::span<const std::uint32_t> addresses, std::uint6
   const std::vector<PassLanes>& passes =
       !merged_passes_.empty() && lanes_pair_up(addresses, active) ? merged_passes_ : phase_passes_;
   Analysis r;
+  // The common case in one loop over the wave: every lane active and no two
+  // lanes of a phase in one bank group, so every pass costs one clock.
+  if (wave_fast_ && &passes == &phase_passes_ && active == lanes_mask) {
+    std::uint64_t seen = 0, dup = 0;
+    switch (unit_shift_) {  // a constant shift lets the compiler keep the loop tight
+      case 2: scan_wave<2>(addresses.data(), seen, dup); break;
+      case 3: scan_wave<3>(addresses.data(), seen, dup); break;
+      default: scan_wave<4>(addresses.data(), seen, dup); break;
+    }
+    // Phases whose slice of `dup` is empty cost one clock; only the others
+    // are looked at lane by lane.
+    const std::uint32_t groups = group_mask_ + 1;
+    const std::uint64_t slice = groups == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << groups) - 1;
+    r.entries = static_cast<int>(passes.size());
+    for (int p = 0; p < r.entries; ++p) {
+      Pass& pass = r.pass[p];
+      if ((dup >> (p * groups)) & slice) {
+        pass.lanes = pass.active = passes[p].mask;
+        count_ways(passes[p], addresses, pass);
+      } else {
+        pass.lanes = pass.active = passes[p].mask;
+        pass.banks = std::popcount((seen >> (p * groups)) & slice) * words_;
+        pass.ways = 1;
+      }
+      ++r.passes;
+      r.cycles += pass.ways;
+      r.conflict_cycles += pass.ways - 1;
+      if (pass.ways > r.max_ways) r.max_ways = pass.ways;
+    }
+    return r;
+  }
   r.entries = static_cast<int>(passes.size());
   for (int p = 0; p < r.entries; ++p) {
     Pass& pass = r.pass[p];

@@ -60,6 +60,9 @@ class BankModel {
   static PassLanes lanes_of(std::uint64_t mask);
   void analyze_pass(const PassLanes& p, std::span<const std::uint32_t> addr, std::uint64_t active, Pass& out) const;
   bool lanes_pair_up(std::span<const std::uint32_t> addr, std::uint64_t active) const;
+  void count_ways(const PassLanes& p, std::span<const std::uint32_t> addr, Pass& out) const;
+  template <unsigned Shift>
+  void scan_wave(const std::uint32_t* a, std::uint64_t& seen, std::uint64_t& dup) const;
 
   arch::LdsInstruction ins_;
   int wave_size_;
@@ -68,6 +71,10 @@ class BankModel {
   bool unit_path_;             // power-of-two width: one bank group per lane
   std::uint32_t unit_shift_ = 0;   // log2(bytes): address -> unit
   std::uint32_t group_mask_ = 0;   // unit -> bank group (groups per period - 1)
+  // Whole-wave fast path: when phases x groups fit in 64 bits, lane l's
+  // (phase, group) is bit lane_bit_base_[l] + group of one mask for the wave.
+  bool wave_fast_ = false;
+  std::array<std::uint8_t, 64> lane_bit_base_{};
   std::vector<PassLanes> phase_passes_;   // one per phase
   std::vector<PassLanes> merged_passes_;  // when lanes pair up (pair_merge); empty if the instruction has none
 };
