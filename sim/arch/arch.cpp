@@ -231,7 +231,7 @@ Arch parse_arch(const std::string& text, const std::string& file) {
     throw ArchError(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
   Reader r(file);
-  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions"});
+  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma"});
   Arch a;
   a.file = file;
   a.name = r.string(root, "", "name");
@@ -292,6 +292,27 @@ Arch parse_arch(const std::string& text, const std::string& file) {
   std::stable_sort(in_order.begin(), in_order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (auto& [line, i] : in_order) a.instructions.push_back(std::move(i));
   if (a.instructions.empty()) r.fail(&ins, "instructions", "no instruction described");
+
+  if (const toml::node* mf = root.get("mfma")) {
+    if (!mf->is_table()) r.fail(mf, "mfma", "must be a table");
+    std::vector<std::pair<std::uint32_t, MfmaInstruction>> mfma;
+    for (const auto& [k, v] : *mf->as_table()) {
+      std::string path = "mfma." + std::string(k.str());
+      if (!v.is_table()) r.fail(&v, path, "must be a table");
+      const toml::table& t = *v.as_table();
+      r.only(t, path, {"m", "n", "k", "cycles", "source"});
+      MfmaInstruction i;
+      i.name = std::string(k.str());
+      i.m = static_cast<int>(r.integer(t, path, "m"));
+      i.n = static_cast<int>(r.integer(t, path, "n"));
+      i.k = static_cast<int>(r.integer(t, path, "k"));
+      i.cycles = static_cast<int>(r.integer(t, path, "cycles"));
+      i.source = r.string(t, path, "source");
+      mfma.emplace_back(v.source().begin.line, i);
+    }
+    std::stable_sort(mfma.begin(), mfma.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto& [line, i] : mfma) a.mfma.push_back(i);
+  }
   return a;
 }
 
@@ -340,6 +361,10 @@ std::string describe(const Arch& a) {
     }
     o << "\n      source: " << i.source << "\n";
   }
+  if (!a.mfma.empty()) o << "MFMA instructions (per wave):\n";
+  for (const MfmaInstruction& m : a.mfma)
+    o << "  " << m.name << ": " << m.m << "x" << m.n << "x" << m.k << ", " << m.cycles << " cycles  (" << m.source
+      << ")\n";
   return o.str();
 }
 

@@ -32,6 +32,14 @@ struct LdsInstruction {
   bool is_store() const;
 };
 
+// One MFMA instruction: its per-wave tile and how long it holds the matrix core.
+struct MfmaInstruction {
+  std::string name;
+  int m = 0, n = 0, k = 0;
+  int cycles = 0;
+  std::string source;
+};
+
 struct Registers {
   int vgprs_per_simd_lane = 0;   // unified VGPR + AGPR budget per lane
   int max_arch_vgprs = 0;
@@ -62,6 +70,7 @@ struct Arch {
   Registers registers;
   Lds lds;
   std::vector<LdsInstruction> instructions;   // in file order
+  std::vector<MfmaInstruction> mfma;          // in file order (may be empty)
   // Every [chip] and [lds] figure as written, for display.
   std::vector<std::pair<std::string, std::string>> figures;
 

@@ -48,6 +48,20 @@ TEST(Arch, BuiltInsLoad) {
   EXPECT_EQ(arch::load_arch("sm90").instruction("LDS.128").pair_merge.size(), 2u);
 }
 
+// The MFMA table reproduces the official peak: 2·M·N·K flops per instruction,
+// one instruction per SIMD every `cycles`, 4 SIMDs x 256 CUs at 2.4 GHz
+// = 2.5 PFLOP/s dense BF16 on MI355X (arch-facts).
+TEST(Arch, MfmaTableGivesThePublishedPeak) {
+  arch::Arch a = arch::load_arch("gfx950");
+  const arch::MfmaInstruction* bf16 = nullptr;
+  for (const auto& m : a.mfma)
+    if (m.name == "v_mfma_f32_16x16x32_bf16") bf16 = &m;
+  ASSERT_NE(bf16, nullptr);
+  double flops_per_cycle_per_simd = 2.0 * bf16->m * bf16->n * bf16->k / bf16->cycles;
+  double peak = flops_per_cycle_per_simd * 4 * 256 * 2.4e9;
+  EXPECT_NEAR(peak / 1e15, 2.5, 0.02);
+}
+
 TEST(Arch, DescriptionMarksUnknownsAndAssumptions) {
   std::string d = arch::describe(arch::load_arch("gfx950"));
   EXPECT_NE(d.find("lds.max_workgroups_per_cu = unknown   [not known; not used]"), std::string::npos);

@@ -168,6 +168,21 @@ py::dict arch_dict(const arch::Arch& a) {
     ins[py::str(i.name)] = x;
   }
   d["instructions"] = ins;
+  py::dict mfma;
+  for (const arch::MfmaInstruction& i : a.mfma) {
+    py::dict x;
+    x["m"] = i.m;
+    x["n"] = i.n;
+    x["k"] = i.k;
+    x["cycles"] = i.cycles;
+    x["source"] = i.source;
+    mfma[py::str(i.name)] = x;
+  }
+  d["mfma"] = mfma;
+  d["simds_per_cu"] = a.simds_per_cu;
+  d["lds_bytes_per_clock"] = py::none();
+  for (const auto& [k, v] : a.figures)
+    if (k == "lds.bytes_per_clock") d["lds_bytes_per_clock"] = std::stoi(v);
   return d;
 }
 
