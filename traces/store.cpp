@@ -1,6 +1,7 @@
 #include "traces/store.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,7 +132,31 @@ void check_id(const std::string& id) {
 // Writing
 // ============================================================================
 
+// An exclusive advisory lock on FILE.lock for the life of a writer, so that
+// writers of one file take turns (each copies the file as the previous one
+// left it) instead of the last rename discarding the other's run.
+class WriterLock {
+ public:
+  explicit WriterLock(const std::string& file) : fd_(::open((file + ".lock").c_str(), O_RDWR | O_CREAT, 0644)) {
+    if (fd_ < 0) throw StoreError("cannot create the lock file '" + file + ".lock'");
+    if (::flock(fd_, LOCK_EX) != 0) {
+      ::close(fd_);
+      throw StoreError("cannot lock '" + file + ".lock'");
+    }
+  }
+  ~WriterLock() {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 struct RunWriter::Impl {
+  std::unique_ptr<WriterLock> lock;  // first member: released last
   std::string file, partial;
   std::size_t budget;
   h5::File h5file;
@@ -163,6 +188,7 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, std::size_
   if (info.utc_time.empty()) info.utc_time = utc_now();
   Impl& m = *impl_;
   m.file = file;
+  m.lock = std::make_unique<WriterLock>(file);
   m.partial = file + ".partial-" + std::to_string(::getpid());
   m.budget = std::max<std::size_t>(event_buffer, 1);
   try {
@@ -216,6 +242,7 @@ RunWriter::RunWriter(RunWriter&&) noexcept = default;
 RunWriter::~RunWriter() {
   if (!impl_ || impl_->finished) return;
   std::string partial = impl_->partial;
+  std::unique_ptr<WriterLock> lock = std::move(impl_->lock);  // released after the copy is gone
   impl_.reset();  // closes every handle first
   std::error_code ec;
   fs::remove(partial, ec);
@@ -275,6 +302,7 @@ void RunWriter::finish() {
   // Close everything, make the copy durable, then publish it in one rename.
   std::string file = m.file, partial = m.partial;
   m.finished = true;
+  std::unique_ptr<WriterLock> lock = std::move(m.lock);  // held until the file is published
   impl_.reset();
   fsync_path(partial);
   std::error_code ec;

@@ -151,7 +151,35 @@ TEST_F(Store, AbandonedWriterLeavesTheFileAlone) {
   }  // destroyed without finish()
   traces::Reader r(path("t.h5"));
   EXPECT_EQ(r.run_ids(), std::vector<std::string>{"sim-0"});
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+  for (const auto& e : fs::directory_iterator(dir_))  // the file and its writers' lock file, nothing half-written
+    EXPECT_TRUE(e.path().filename() == "t.h5" || e.path().filename() == "t.h5.lock") << e.path();
+}
+
+// Writers in several processes take turns: every run lands.
+TEST_F(Store, ConcurrentWritersAllLand) {
+  std::vector<pid_t> children;
+  for (int c = 0; c < 3; ++c) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int k = 0; k < 3; ++k) {
+        SyntheticRun s;
+        s.id = "p" + std::to_string(c) + "-" + std::to_string(k);
+        s.events_per_wave = 20;
+        write_synthetic(path("t.h5"), s);
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  std::vector<std::string> ids = traces::Reader(path("t.h5")).run_ids();
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"p0-0", "p0-1", "p0-2", "p1-0", "p1-1", "p1-2", "p2-0", "p2-1", "p2-2"}));
 }
 
 TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
