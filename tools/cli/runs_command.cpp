@@ -123,7 +123,9 @@ int run_export(const std::vector<std::string>& args) {
       "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
       "stall.  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
       "a wave are grouped into one slice (the count is in otherData), which keeps the\n"
-      "JSON loadable.  The file is written whole or not at all.\n";
+      "JSON loadable.  Timestamps are the run's own unit (cycles or ns, in otherData)\n"
+      "written where the format expects microseconds: read the time axis in that unit.\n"
+      "The file is written whole or not at all.\n";
   po::options_description opts;
   opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")(
       "max-slices", po::value<unsigned long long>()->default_value(2000000), "")(
