@@ -17,7 +17,9 @@ packages=(
   python3-pytest python3-nbclient python3-nbformat python3-ipykernel  # pytest, notebooks run headless
   libgtest-dev                     # tests
   libbenchmark-dev                 # benchmarks
-  clang libclang-rt-dev            # libFuzzer for the parser fuzz test
+  clang-22 lld-22 llvm-22          # kernels/: HIP compiled offline for gfx950/gfx942; llvm-objdump for the decoder test
+  llvm-22-dev                      # sim/isa: LLVM Object, msgpack and MC (the AMDGPU disassembler)
+  libclang-rt-22-dev               # libFuzzer and sanitizers for the fuzz targets
 )
 
 missing=()

@@ -25,5 +25,8 @@ int run_swizzle(const std::vector<std::string>& args);
 int run_runs(const std::vector<std::string>& args);
 int run_compare(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_compile(const std::vector<std::string>& args);
+int run_disasm(const std::vector<std::string>& args);
+int run_check(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

@@ -1,0 +1,76 @@
+#include "kernels/design_check.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/lds/bank_model.hpp"
+#include "sim/lds/tile_access.hpp"
+
+namespace tilelab::kernels {
+
+namespace {
+
+AccessReport check_access(const KernelSpec& spec, const LdsAccess& acc, const arch::Arch& a) {
+  const lds::BankModel model(a, a.instruction(acc.instruction));
+  AccessReport r{acc.what, acc.instruction};
+  if (acc.tv) {
+    const LdsBuffer& buf = spec.lds.at(static_cast<std::size_t>(acc.buffer));
+    const lds::TileReport t = lds::analyze_tile(model, *acc.tv, IntTuple{buf.rows, buf.cols},
+                                                [&buf](Int m, Int n) { return buf.offset(m, n); }, buf.elem_bytes);
+    r.instructions = static_cast<long long>(t.analyses.size());
+    r.cycles = t.cycles;
+    r.conflict_cycles = t.conflict_cycles;
+    for (const auto& an : t.analyses) r.worst_ways = std::max(r.worst_ways, an.max_ways);
+  } else {
+    const lds::Analysis an = model.analyze(acc.lane_addresses, acc.active);
+    r.instructions = 1;
+    r.cycles = an.cycles;
+    r.conflict_cycles = an.conflict_cycles;
+    r.worst_ways = an.max_ways;
+  }
+  return r;
+}
+
+}  // namespace
+
+DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std::optional<CompiledFacts>& compiled) {
+  if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end())
+    throw std::invalid_argument(spec.name + " is not built for " + a.name);
+  DesignReport rep;
+  rep.kernel = spec.name;
+  rep.arch = a.name;
+  rep.lds_bytes = spec.lds_bytes();
+  rep.lds_capacity = a.lds.bytes_per_cu;
+  if (rep.lds_bytes > rep.lds_capacity)
+    rep.problems.push_back("LDS: the design needs " + std::to_string(rep.lds_bytes) + " bytes, " + a.name + " has " +
+                           std::to_string(rep.lds_capacity));
+  for (const auto& acc : spec.accesses) {
+    rep.accesses.push_back(check_access(spec, acc, a));
+    rep.conflict_cycles += rep.accesses.back().conflict_cycles;
+    if (rep.accesses.back().conflict_cycles)
+      rep.problems.push_back(acc.what + ": " + std::to_string(rep.accesses.back().conflict_cycles) +
+                             " bank-conflict cycles (" + acc.instruction + ")");
+  }
+  rep.compiled = compiled;
+  if (compiled) {
+    if (compiled->lds_bytes != rep.lds_bytes)
+      rep.problems.push_back("the code object uses " + std::to_string(compiled->lds_bytes) +
+                             " bytes of LDS, the spec designs " + std::to_string(rep.lds_bytes));
+    if (compiled->max_workgroup_size != spec.threads_per_block)
+      rep.problems.push_back("the code object allows workgroups of " + std::to_string(compiled->max_workgroup_size) +
+                             ", the spec designs " + std::to_string(spec.threads_per_block));
+    if (compiled->scratch_bytes)
+      rep.problems.push_back("the code object spills to scratch (" + std::to_string(compiled->scratch_bytes) +
+                             " bytes per lane)");
+    const lds::KernelResources res{compiled->vgprs, compiled->agprs, compiled->sgprs, compiled->lds_bytes,
+                                   spec.threads_per_block};
+    rep.occupancy = lds::occupancy(a, res);
+    rep.limited_by = rep.occupancy->limited_by;
+    rep.notes = rep.occupancy->notes;
+  } else {
+    rep.limited_by = "unknown (no compiled code object: registers are the compiler's)";
+  }
+  return rep;
+}
+
+}  // namespace tilelab::kernels

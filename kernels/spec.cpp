@@ -1,0 +1,61 @@
+#include "kernels/spec.hpp"
+
+#include <stdexcept>
+
+#include "layouts/layout.hpp"
+
+namespace tilelab::kernels {
+
+std::string LdsBuffer::layout() const {
+  const Layout row_major(IntTuple{rows, cols}, IntTuple{cols, 1});
+  return swizzle ? to_string(*swizzle) + " o " + to_string(row_major) : to_string(row_major);
+}
+
+Int LdsBuffer::offset(Int row, Int col) const {
+  const Int o = row * cols + col;
+  return swizzle ? (*swizzle)(o) : o;
+}
+
+long long KernelSpec::lds_bytes() const {
+  long long b = 0;
+  for (const auto& l : lds) b += l.bytes();
+  return b;
+}
+
+std::string KernelSpec::shape_violations(const std::vector<long long>& shape) const {
+  if (shape.size() != shape_dims.size()) {
+    std::string dims;
+    for (const auto& d : shape_dims) dims += (dims.empty() ? "" : ",") + d;
+    return name + " takes " + std::to_string(shape_dims.size()) + " dimensions (" + dims + "), got " +
+           std::to_string(shape.size());
+  }
+  for (long long v : shape)
+    if (v <= 0) return "every dimension must be positive";
+  std::string broken;
+  for (const auto& r : shape_rules)
+    if (!r.holds(shape)) broken += (broken.empty() ? "" : "; ") + r.text;
+  return broken.empty() ? "" : name + " needs " + broken;
+}
+
+const std::vector<KernelSpec>& all_specs() {
+  static const std::vector<KernelSpec> specs = [] {
+    std::vector<KernelSpec> s;
+    s.push_back(rmsnorm_spec());
+    for (auto& t : topk_specs()) s.push_back(std::move(t));
+    s.push_back(gemm_bf16_spec());
+    for (auto& m : micro_specs()) s.push_back(std::move(m));
+    return s;
+  }();
+  return specs;
+}
+
+const KernelSpec& find_spec(const std::string& name) {
+  std::string names;
+  for (const auto& s : all_specs()) {
+    if (s.name == name) return s;
+    names += (names.empty() ? "" : ", ") + s.name;
+  }
+  throw std::invalid_argument("no kernel named '" + name + "' (there are: " + names + ")");
+}
+
+}  // namespace tilelab::kernels

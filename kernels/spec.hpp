@@ -1,0 +1,96 @@
+// A kernel's layout spec: the design a FlyDSL author writes down before the
+// kernel — the block tile and how it splits over waves, threads and values,
+// every LDS buffer with its layout and swizzle, every designed LDS access as a
+// thread–value layout over that buffer, the copy and MFMA atoms, the pipeline
+// depth, and the problem shapes the kernel supports.  The design check
+// (design_check.hpp) turns a spec into numbers; the kernel's .hip source
+// implements the same design, and the code object's metadata is compared with
+// it (LDS bytes, workgroup size).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layouts/swizzle.hpp"
+#include "layouts/tv_layout.hpp"
+
+namespace tilelab::kernels {
+
+// One LDS buffer: a row-major rows × cols tile of elem_bytes elements,
+// optionally composed with a swizzle, `stages` copies (pipeline buffers).
+struct LdsBuffer {
+  std::string name;
+  Int rows = 0, cols = 0;
+  int elem_bytes = 0;
+  int stages = 1;
+  std::optional<Swizzle> swizzle;
+
+  long long bytes() const { return static_cast<long long>(rows) * cols * elem_bytes * stages; }
+  // CuTe notation, in elements: "Sw<2,4,3> o (128,64):(64,1)".
+  std::string layout() const;
+  // Element offset of (row, col) within one stage.
+  Int offset(Int row, Int col) const;
+};
+
+// One designed LDS access, issued `per_step` times per wave and pipeline step
+// (how it scales does not change whether it conflicts).  Either a tile access
+// (a thread–value atom repeated over the buffer's tile, as sim/lds plans it),
+// or, for small reductions that are not tiles, explicit per-lane byte
+// addresses of one instruction.
+struct LdsAccess {
+  std::string what;         // "A: global -> LDS copy"
+  int buffer = 0;           // index into KernelSpec::lds
+  std::string instruction;  // ds_write_b128, ds_read_b128, ...
+  std::optional<TVLayout> tv;
+  std::vector<std::uint32_t> lane_addresses;  // when !tv: one per lane
+  std::uint64_t active = ~0ull;               // when !tv
+};
+
+struct ShapeRule {
+  std::string text;  // "K % 64 == 0"
+  std::function<bool(const std::vector<long long>&)> holds;
+};
+
+struct KernelSpec {
+  std::string name;      // the kernel symbol in the code object
+  std::string source;    // under kernels/: "gemm_bf16/gemm_bf16.hip"
+  std::string summary;
+  std::vector<std::string> archs;  // where it compiles
+
+  // Decomposition, in words a GPU engineer reads; the numbers the check uses
+  // are the fields below.
+  std::string block_tile;        // "128x128x64 (M x N x K) per workgroup"
+  std::string wave_layout;       // "4 waves as 2x2, 64x64 of C each"
+  std::string thread_values;     // "lane l: rows l%16, k 8*(l/16)..+8"
+  std::string copy_atom;         // "128-bit global load -> ds_write_b128"
+  std::string mfma_atom;         // "v_mfma_f32_16x16x32_bf16" or "none"
+  int threads_per_block = 0;
+  int pipeline_depth = 1;        // LDS stages in flight
+
+  std::vector<LdsBuffer> lds;
+  std::vector<LdsAccess> accesses;
+
+  std::vector<std::string> shape_dims;       // {"M", "N", "K"}
+  std::vector<ShapeRule> shape_rules;
+  std::vector<std::vector<long long>> example_shapes;
+
+  long long lds_bytes() const;
+  int waves(int wave_size) const { return (threads_per_block + wave_size - 1) / wave_size; }
+  // The rules a shape breaks ("" when it is supported), as one line.
+  std::string shape_violations(const std::vector<long long>& shape) const;
+};
+
+// Every kernel's spec, in a fixed order; find_spec throws
+// std::invalid_argument listing the names when `name` is unknown.
+const std::vector<KernelSpec>& all_specs();
+const KernelSpec& find_spec(const std::string& name);
+
+// The specs, one function per kernel folder.
+KernelSpec rmsnorm_spec();
+std::vector<KernelSpec> topk_specs();
+KernelSpec gemm_bf16_spec();
+std::vector<KernelSpec> micro_specs();
+
+}  // namespace tilelab::kernels

@@ -1,0 +1,207 @@
+#include "sim/isa/decoder.hpp"
+
+#include <mutex>
+#include <sstream>
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" void LLVMInitializeAMDGPUTargetInfo();
+extern "C" void LLVMInitializeAMDGPUTargetMC();
+extern "C" void LLVMInitializeAMDGPUDisassembler();
+
+namespace tilelab::isa {
+
+namespace {
+void init_llvm_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+  });
+}
+
+// "v5" → {VGPR,5,1}; "s[4:7]" → {SGPR,4,4}; "vcc" → {VCC,0,2}; ...
+RegRange parse_register(std::string_view name, unsigned llvm_reg) {
+  auto range = [&](RegFile f, std::string_view rest) -> RegRange {
+    unsigned a = 0, b = 0;
+    std::size_t i = 0;
+    const bool bracket = !rest.empty() && rest[0] == '[';
+    if (bracket) ++i;
+    while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') a = a * 10 + (rest[i++] - '0');
+    b = a;
+    if (bracket && i < rest.size() && rest[i] == ':') {
+      ++i;
+      b = 0;
+      while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') b = b * 10 + (rest[i++] - '0');
+    }
+    return {f, static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b - a + 1)};
+  };
+  auto digit_or_bracket = [](std::string_view r) { return !r.empty() && (r[0] == '[' || (r[0] >= '0' && r[0] <= '9')); };
+  if (name.size() > 1 && digit_or_bracket(name.substr(1))) {
+    if (name[0] == 'v') return range(RegFile::VGPR, name.substr(1));
+    if (name[0] == 's') return range(RegFile::SGPR, name.substr(1));
+    if (name[0] == 'a') return range(RegFile::AGPR, name.substr(1));
+  }
+  if (name.substr(0, 4) == "ttmp") return range(RegFile::TTMP, name.substr(4));
+  if (name == "vcc") return {RegFile::VCC, 0, 2};
+  if (name == "vcc_lo") return {RegFile::VCC, 0, 1};
+  if (name == "vcc_hi") return {RegFile::VCC, 1, 1};
+  if (name == "exec") return {RegFile::EXEC, 0, 2};
+  if (name == "exec_lo") return {RegFile::EXEC, 0, 1};
+  if (name == "exec_hi") return {RegFile::EXEC, 1, 1};
+  if (name == "m0") return {RegFile::M0, 0, 1};
+  if (name == "scc") return {RegFile::SCC, 0, 1};
+  return {RegFile::SPECIAL, static_cast<std::uint16_t>(llvm_reg), 1};
+}
+}  // namespace
+
+struct Decoder::Impl {
+  std::string cpu;
+  llvm::Triple triple{"amdgcn-amd-amdhsa"};
+  const llvm::Target* target = nullptr;
+  std::unique_ptr<llvm::MCRegisterInfo> mri;
+  std::unique_ptr<llvm::MCAsmInfo> mai;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti;
+  std::unique_ptr<llvm::MCInstrInfo> mii;
+  std::unique_ptr<llvm::MCContext> ctx;
+  std::unique_ptr<llvm::MCDisassembler> disasm;
+  std::unique_ptr<llvm::MCInstPrinter> printer;
+  std::unique_ptr<llvm::MCInstrAnalysis> mia;
+  std::vector<RegRange> registers;  // by LLVM register number, parsed once
+
+  RegRange reg(unsigned r) const { return r < registers.size() ? registers[r] : RegRange{RegFile::SPECIAL, 0, 0}; }
+};
+
+Decoder::Decoder(const std::string& cpu) : impl_(std::make_unique<Impl>()) {
+  init_llvm_once();
+  Impl& d = *impl_;
+  d.cpu = cpu;
+  std::string err;
+  d.target = llvm::TargetRegistry::lookupTarget(d.triple, err);
+  if (!d.target) throw IsaError("LLVM has no AMDGPU target: " + err);
+  d.mri.reset(d.target->createMCRegInfo(d.triple));
+  llvm::MCTargetOptions options;
+  d.mai.reset(d.target->createMCAsmInfo(*d.mri, d.triple, options));
+  d.sti.reset(d.target->createMCSubtargetInfo(d.triple, cpu, ""));
+  if (!d.sti || !d.sti->isCPUStringValid(cpu)) throw IsaError("LLVM does not know the AMDGPU processor '" + cpu + "'");
+  d.mii.reset(d.target->createMCInstrInfo());
+  d.ctx = std::make_unique<llvm::MCContext>(d.triple, d.mai.get(), d.mri.get(), d.sti.get());
+  d.disasm.reset(d.target->createMCDisassembler(*d.sti, *d.ctx));
+  d.printer.reset(d.target->createMCInstPrinter(d.triple, d.mai->getAssemblerDialect(), *d.mai, *d.mii, *d.mri));
+  d.mia.reset(d.target->createMCInstrAnalysis(d.mii.get()));
+  if (!d.disasm || !d.printer || !d.mia) throw IsaError("LLVM's AMDGPU disassembler is not available");
+  d.registers.resize(d.mri->getNumRegs());
+  for (unsigned r = 1; r < d.mri->getNumRegs(); ++r) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    d.printer->printRegName(os, llvm::MCRegister(r));
+    os.flush();
+    d.registers[r] = parse_register(s, r);
+  }
+}
+
+Decoder::~Decoder() = default;
+
+const std::string& Decoder::cpu() const { return impl_->cpu; }
+
+Program Decoder::decode_bytes(std::span<const std::uint8_t> bytes, std::uint64_t pc, const std::string& where,
+                              std::uint64_t file_offset) const {
+  const Impl& d = *impl_;
+  Program p;
+  p.arch = d.cpu;
+  p.entry = pc;
+  p.instructions.reserve(bytes.size() / 6);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    llvm::MCInst mc;
+    std::uint64_t size = 0;
+    const auto status = d.disasm->getInstruction(mc, size, llvm::ArrayRef<std::uint8_t>(bytes.data() + at, bytes.size() - at),
+                                                 pc + at, llvm::nulls());
+    if (status != llvm::MCDisassembler::Success || size == 0) {
+      std::ostringstream msg;
+      msg << where << ": offset 0x" << std::hex << file_offset + at << ": bytes";
+      for (std::size_t i = at; i < std::min(bytes.size(), at + 4); ++i)
+        msg << ' ' << std::hex << (bytes[i] < 16 ? "0" : "") << static_cast<int>(bytes[i]);
+      msg << " do not decode as a " << d.cpu << " instruction";
+      throw IsaError(msg.str());
+    }
+    Instruction inst;
+    inst.pc = pc + at;
+    inst.size = static_cast<std::uint8_t>(size);
+    inst.opcode = mc.getOpcode();
+    const llvm::MCInstrDesc& desc = d.mii->get(mc.getOpcode());
+    inst.has_literal = size > desc.getSize() && desc.getSize() > 0;
+
+    text.clear();
+    d.printer->printInst(&mc, inst.pc, "", *d.sti, os);
+    os.flush();
+    std::size_t b = text.find_first_not_of(" \t");
+    inst.text = b == std::string::npos ? std::string() : text.substr(b);
+    for (char& c : inst.text)
+      if (c == '\t') c = ' ';
+    inst.mnemonic_size = static_cast<std::uint8_t>(std::min<std::size_t>(inst.text.find(' '), inst.text.size()));
+    inst.cls = classify(inst.text);
+
+    inst.operands.reserve(mc.getNumOperands());
+    for (unsigned i = 0; i < mc.getNumOperands(); ++i) {
+      const llvm::MCOperand& op = mc.getOperand(i);
+      Operand o;
+      o.is_def = i < desc.getNumDefs();
+      if (op.isReg()) {
+        if (op.getReg() == 0) continue;  // an absent optional register ("off")
+        o.kind = Operand::Kind::Reg;
+        o.reg = d.reg(op.getReg().id());
+      } else if (op.isImm()) {
+        o.kind = Operand::Kind::Imm;
+        o.imm = op.getImm();
+      } else if (op.isSFPImm() || op.isDFPImm()) {
+        o.kind = Operand::Kind::Imm;
+        o.imm = op.isSFPImm() ? op.getSFPImm() : static_cast<std::int64_t>(op.getDFPImm());
+      } else {
+        o.kind = Operand::Kind::Expr;
+      }
+      inst.operands.push_back(o);
+    }
+    for (llvm::MCPhysReg r : desc.implicit_defs()) inst.implicit_defs.push_back(d.reg(r));
+    for (llvm::MCPhysReg r : desc.implicit_uses()) inst.implicit_uses.push_back(d.reg(r));
+
+    if (d.mia->isBranch(mc) || d.mia->isCall(mc)) {
+      std::uint64_t t = 0;
+      if (d.mia->evaluateBranch(mc, inst.pc, size, t)) inst.target = static_cast<std::int64_t>(t);
+      inst.conditional = d.mia->isConditionalBranch(mc);
+    }
+    p.instructions.push_back(std::move(inst));
+    at += size;
+  }
+  build_control_flow(p);
+  return p;
+}
+
+Program Decoder::decode(const CodeObject& co, const Kernel& k) const {
+  Program p = decode_bytes(co.code(k), k.code_address, co.path, co.text_offset + (k.code_address - co.text_address));
+  p.kernel = k.name;
+  return p;
+}
+
+Program decode_kernel(const CodeObject& co, const std::string& kernel) {
+  const Decoder d(co.arch);
+  return d.decode(co, co.kernel(kernel));
+}
+
+}  // namespace tilelab::isa

@@ -1,0 +1,102 @@
+#include "tools/cli/code_object_report.hpp"
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "sim/arch/arch.hpp"
+#include "sim/lds/occupancy.hpp"
+
+namespace tilelab::cli {
+
+namespace {
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+using Counts = std::array<int, isa::kInstClassCount>;
+
+void print_counts(std::ostream& out, const Counts& c) {
+  bool first = true;
+  for (int i = 0; i < isa::kInstClassCount; ++i) {
+    if (!c[i]) continue;
+    out << (first ? "" : ", ") << isa::class_name(static_cast<isa::InstClass>(i)) << ' ' << c[i];
+    first = false;
+  }
+  out << "\n";
+}
+
+Counts count(const isa::Program& p, std::size_t first, std::size_t last) {
+  Counts c{};
+  for (std::size_t i = first; i <= last && i < p.instructions.size(); ++i) ++c[static_cast<int>(p.instructions[i].cls)];
+  return c;
+}
+}  // namespace
+
+void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k) {
+  out << k.name << " (" << co.target << ")\n";
+  out << "  registers: " << k.vgpr_count << " VGPRs, " << k.agpr_count << " AGPRs, " << k.sgpr_count << " SGPRs";
+  if (k.vgpr_spill_count || k.sgpr_spill_count)
+    out << " (spills: " << k.vgpr_spill_count << " VGPRs, " << k.sgpr_spill_count << " SGPRs)";
+  out << "\n  LDS: " << k.group_segment_fixed_size << " bytes; scratch: " << k.private_segment_fixed_size
+      << " bytes/lane; code: " << k.code_size << " bytes; wave" << k.wavefront_size << ", at most "
+      << k.max_flat_workgroup_size << " work-items per workgroup\n";
+  out << "  arguments (" << k.kernarg_segment_size << " bytes):";
+  int shown = 0;
+  for (const auto& a : k.args) {
+    if (a.value_kind.rfind("hidden_", 0) == 0) continue;
+    out << (shown ? ", " : " ") << (a.name.empty() ? "arg" + std::to_string(shown) : a.name) << " @" << a.offset
+        << " (" << a.size << " B, " << a.value_kind << ")";
+    ++shown;
+  }
+  out << "\n";
+  try {
+    const arch::Arch a = arch::load_arch(co.arch);
+    lds::KernelResources r{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
+                           k.max_flat_workgroup_size};
+    const lds::Occupancy o = lds::occupancy(a, r);
+    out << "  occupancy (" << a.name << ", workgroups of " << k.max_flat_workgroup_size << "): "
+        << o.workgroups_per_cu << " workgroup(s)/CU, " << o.waves_per_simd << " waves/SIMD, limited by "
+        << o.limited_by << "\n";
+  } catch (const std::exception& e) {
+    out << "  occupancy: not computed (" << e.what() << ")\n";
+  }
+}
+
+void print_class_counts(std::ostream& out, const isa::Program& p) {
+  out << "  instructions: " << p.instructions.size() << " in " << p.blocks.size() << " blocks, " << p.loops.size()
+      << " loop(s)\n    whole kernel: ";
+  print_counts(out, count(p, 0, p.instructions.size() - 1));
+  for (std::size_t l = 0; l < p.loops.size(); ++l) {
+    const auto& loop = p.loops[l];
+    out << "    loop " << l + 1 << " (depth " << loop.depth << ", " << hex(p.instructions[loop.head].pc) << ".."
+        << hex(p.instructions[loop.latch].pc) << ", " << loop.latch - loop.head + 1 << " instructions): ";
+    print_counts(out, count(p, loop.head, loop.latch));
+  }
+}
+
+void print_listing(std::ostream& out, const isa::Program& p, bool colour) {
+  const char* reset = colour ? "\033[0m" : "";
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    const auto& inst = p.instructions[i];
+    for (std::size_t l = 0; l < p.loops.size(); ++l)
+      if (p.loops[l].head == i) out << "        loop " << l + 1 << ":\n";
+    std::string bars;
+    for (const auto& loop : p.loops)
+      if (loop.head <= i && i <= loop.latch) bars += "|";
+    const bool mfma = inst.cls == isa::InstClass::MFMA;
+    const bool lds = inst.cls == isa::InstClass::LDS || inst.cls == isa::InstClass::LDS_DMA;
+    const char* mark = mfma ? "M" : lds ? "L" : " ";
+    const char* on = !colour ? "" : mfma ? "\033[1;35m" : lds ? "\033[1;36m" : "";
+    char head[64];
+    std::snprintf(head, sizeof head, "%8llx  %-10s %-3s %s ", static_cast<unsigned long long>(inst.pc),
+                  isa::class_name(inst.cls), bars.c_str(), mark);
+    out << head << on << inst.text << (*on ? reset : "");
+    if (inst.target >= 0) out << "  -> " << hex(static_cast<std::uint64_t>(inst.target));
+    out << "\n";
+  }
+}
+
+}  // namespace tilelab::cli

@@ -1,0 +1,23 @@
+// What `tilelab compile` and `tilelab disasm` print about a code object: one
+// resource summary per kernel (registers, LDS, scratch, occupancy), and the
+// annotated listing.
+#pragma once
+#include <ostream>
+
+#include "sim/isa/code_object.hpp"
+#include "sim/isa/program.hpp"
+
+namespace tilelab::cli {
+
+// Registers, LDS, scratch, arguments and occupancy (when an arch file for the
+// code object's processor exists) of one kernel.
+void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k);
+
+// Instruction-class counts for the whole kernel and for each loop body.
+void print_class_counts(std::ostream& out, const isa::Program& p);
+
+// The listing: pc, class, loop nesting bars, a mark for MFMA (M) and LDS (L)
+// instructions (in colour when `colour`), and the text llvm-objdump prints.
+void print_listing(std::ostream& out, const isa::Program& p, bool colour);
+
+}  // namespace tilelab::cli
