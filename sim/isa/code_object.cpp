@@ -1,11 +1,13 @@
 #include "sim/isa/code_object.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -97,7 +99,36 @@ struct Metadata {
   std::vector<std::string> symbols;
 };
 
+// Walks the msgpack stream once before it reaches llvm::msgpack::Document:
+// Document keeps maps as std::map and reaches llvm_unreachable when a key is
+// a map or an array (found by the cut-and-flip test), so such keys, extension
+// values and nesting deeper than 32 are refused here with a clear message.
+bool msgpack_value_ok(llvm::msgpack::Reader& r, int depth, bool is_key) {
+  llvm::msgpack::Object o;
+  auto got = r.read(o);
+  if (!got) {
+    llvm::consumeError(got.takeError());
+    return false;
+  }
+  if (!*got || depth > 32) return false;
+  using T = llvm::msgpack::Type;
+  switch (o.Kind) {
+    case T::Extension: return false;
+    case T::Array:
+    case T::Map: {
+      if (is_key) return false;
+      const std::size_t items = o.Kind == T::Map ? 2 * o.Length : o.Length;
+      for (std::size_t i = 0; i < items; ++i)
+        if (!msgpack_value_ok(r, depth + 1, o.Kind == T::Map && i % 2 == 0)) return false;
+      return true;
+    }
+    default: return true;
+  }
+}
+
 Metadata read_metadata(llvm::StringRef blob, const std::string& path) {
+  llvm::msgpack::Reader check(blob);
+  if (!msgpack_value_ok(check, 0, false)) fail(path, "the AMDGPU metadata note is not valid msgpack");
   llvm::msgpack::Document doc;
   if (!doc.readFromBlob(blob, false)) fail(path, "the AMDGPU metadata note is not valid msgpack");
   const std::string root_what = "metadata";
@@ -244,6 +275,17 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
   const unsigned machine = obj.getELFFile().getHeader().e_machine;
   if (machine != llvm::ELF::EM_AMDGPU) {
     fail_at(path, 18, "wrong machine: e_machine " + std::to_string(machine) + " is not AMDGPU (224)");
+  }
+  // LLVM maps the processor field of e_flags to a name, but reaches
+  // llvm_unreachable on values it does not know (found by the cut-and-flip
+  // test), so only the CDNA processors are passed on to it.
+  const unsigned mach = obj.getELFFile().getHeader().e_flags & llvm::ELF::EF_AMDGPU_MACH;
+  static constexpr unsigned kCdna[] = {llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX908, llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX90A,
+                                       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942, llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950};
+  if (std::find(std::begin(kCdna), std::end(kCdna), mach) == std::end(kCdna)) {
+    std::ostringstream os;
+    os << "e_flags name processor 0x" << std::hex << mach << ", not a CDNA processor (gfx908, gfx90a, gfx942, gfx950)";
+    fail_at(path, 48, os.str());
   }
   auto cpu = obj.tryGetCPUName();
   if (!cpu || cpu->empty()) fail_at(path, 48, "the ELF flags name no AMDGPU processor");

@@ -1,5 +1,6 @@
 #include "sim/isa/decoder.hpp"
 
+#include <array>
 #include <mutex>
 #include <sstream>
 
@@ -67,6 +68,23 @@ RegRange parse_register(std::string_view name, unsigned llvm_reg) {
   if (name == "scc") return {RegFile::SCC, 0, 1};
   return {RegFile::SPECIAL, static_cast<std::uint16_t>(llvm_reg), 1};
 }
+// Encodings LLVM 22's AMDGPU disassembler must not see: an SDWA operand
+// select of 7 is reserved (selects are BYTE_0..3, WORD_0..1, DWORD = 0..6),
+// and llvm-objdump / llvm-mc 22.1 crash on it (found by the cut-and-flip
+// test: bytes f9 06 1a 00 0d 07 06 05).  Such bytes are reported as not
+// decoding, as the hardware would treat them as illegal.
+bool reserved_sdwa_select(std::span<const std::uint8_t> b) {
+  if (b.size() < 8) return false;
+  const std::uint32_t w0 = b[0] | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24;
+  const std::uint32_t w1 = b[4] | b[5] << 8 | b[6] << 16 | static_cast<std::uint32_t>(b[7]) << 24;
+  if ((w0 >> 31) != 0 || (w0 & 0x1ff) != 0xf9) return false;  // VOP1/VOP2/VOPC with the SDWA marker
+  const std::uint32_t top = w0 >> 25;
+  const bool vop1 = top == 0x3f, vopc = top == 0x3e;
+  const bool dst_bad = !vopc && ((w1 >> 8) & 7) == 7;
+  const bool src0_bad = ((w1 >> 16) & 7) == 7;
+  const bool src1_bad = !vop1 && ((w1 >> 24) & 7) == 7;
+  return dst_bad || src0_bad || src1_bad;
+}
 }  // namespace
 
 struct Decoder::Impl {
@@ -127,13 +145,30 @@ Program Decoder::decode_bytes(std::span<const std::uint8_t> bytes, std::uint64_t
   p.instructions.reserve(bytes.size() / 6);
   std::string text;
   llvm::raw_string_ostream os(text);
+  // The disassembler's comment stream: a real one, as llvm-objdump passes.
+  // (With llvm::nulls() LLVM 22 crashes printing a comment for some corrupt
+  // encodings; found by the cut-and-flip test.)
+  std::string comments;
+  llvm::raw_string_ostream comment_stream(comments);
   std::size_t at = 0;
   while (at < bytes.size()) {
+    comments.clear();
     llvm::MCInst mc;
     std::uint64_t size = 0;
-    const auto status = d.disasm->getInstruction(mc, size, llvm::ArrayRef<std::uint8_t>(bytes.data() + at, bytes.size() - at),
-                                                 pc + at, llvm::nulls());
-    if (status != llvm::MCDisassembler::Success || size == 0) {
+    // The last bytes go through a zero-padded copy: LLVM 22 reads a literal
+    // past the end of the buffer it is given (a crash, found by the
+    // cut-and-flip test); an instruction that needs the padding is refused.
+    auto rest = bytes.subspan(at);
+    std::array<std::uint8_t, 16> tail{};
+    if (rest.size() < tail.size()) {
+      std::copy(rest.begin(), rest.end(), tail.begin());
+      rest = std::span<const std::uint8_t>(tail.data(), tail.size());
+    }
+    const bool reserved = reserved_sdwa_select(rest);
+    const auto status = reserved ? llvm::MCDisassembler::Fail
+                                 : d.disasm->getInstruction(mc, size, llvm::ArrayRef<std::uint8_t>(rest.data(), rest.size()),
+                                                            pc + at, comment_stream);
+    if (status != llvm::MCDisassembler::Success || size == 0 || size > bytes.size() - at) {
       std::ostringstream msg;
       msg << where << ": offset 0x" << std::hex << file_offset + at << ": bytes";
       for (std::size_t i = at; i < std::min(bytes.size(), at + 4); ++i)

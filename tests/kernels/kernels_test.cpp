@@ -1,0 +1,190 @@
+// kernels/: the CPU references against naive double-precision computations,
+// the specs' shape rules, and the design check (the gemm's swizzle is what
+// makes it conflict-free).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "kernels/common/formats.hpp"
+#include "kernels/design_check.hpp"
+#include "kernels/gemm_bf16/reference.hpp"
+#include "kernels/rmsnorm/reference.hpp"
+#include "kernels/topk/reference.hpp"
+
+using namespace tilelab;
+using namespace tilelab::kernels;
+
+namespace {
+std::vector<std::uint16_t> random_bf16(std::size_t n, std::mt19937_64& rng, float scale = 1.f) {
+  std::normal_distribution<float> d(0.f, scale);
+  std::vector<std::uint16_t> v(n);
+  for (auto& x : v) x = float_to_bf16(d(rng));
+  return v;
+}
+}  // namespace
+
+TEST(Formats, Bf16RoundsToNearestEven) {
+  EXPECT_EQ(float_to_bf16(1.0f), 0x3f80);
+  EXPECT_EQ(float_to_bf16(std::bit_cast<float>(0x3f808000u)), 0x3f80);  // tie, even stays
+  EXPECT_EQ(float_to_bf16(std::bit_cast<float>(0x3f818000u)), 0x3f82);  // tie, odd rounds up
+  EXPECT_EQ(float_to_bf16(std::bit_cast<float>(0x3f808001u)), 0x3f81);  // above the tie
+  EXPECT_EQ(float_to_bf16(std::bit_cast<float>(0x7f7fffffu)), 0x7f80);  // FLT_MAX rounds to +inf
+  EXPECT_EQ(float_to_bf16(-0.0f), 0x8000);
+  EXPECT_EQ(float_to_bf16(std::bit_cast<float>(0x7f800001u)), 0x7fc0);  // signalling NaN stays NaN, quiet
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    if ((b & 0x7f80) == 0x7f80 && (b & 0x7f) != 0) continue;  // NaN payloads are quietened
+    EXPECT_EQ(float_to_bf16(bf16_to_float(static_cast<std::uint16_t>(b))), b);
+  }
+}
+
+TEST(RmsnormReference, LiteralValues) {
+  // x = (3, 4): mean of squares 12.5, y = x / sqrt(12.5) = (0.8485.., 1.1313..)
+  // -> bf16 0.84765625 and 1.1328125 (nearest on grids of 2^-8 and 2^-7).
+  const std::vector<std::uint16_t> x = {float_to_bf16(3.f), float_to_bf16(4.f)}, g = {0x3f80, 0x3f80};
+  std::vector<std::uint16_t> y(2);
+  rmsnorm_reference(x.data(), g.data(), 1, 2, 0.f, y.data());
+  EXPECT_EQ(bf16_to_float(y[0]), 0.84765625f);
+  EXPECT_EQ(bf16_to_float(y[1]), 1.1328125f);
+}
+
+TEST(RmsnormReference, MatchesDoublePrecision) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int rows = 1 + trial % 5, hidden = 8 * (1 + static_cast<int>(rng() % 2048));
+    const float eps = 1e-6f;
+    const auto x = random_bf16(static_cast<std::size_t>(rows) * hidden, rng, trial % 2 ? 30.f : 0.5f);
+    const auto g = random_bf16(hidden, rng);
+    std::vector<std::uint16_t> y(x.size());
+    rmsnorm_reference(x.data(), g.data(), rows, hidden, eps, y.data());
+    for (int r = 0; r < rows; ++r) {
+      double ss = 0;
+      for (int i = 0; i < hidden; ++i) ss += std::pow(double(bf16_to_float(x[r * hidden + i])), 2);
+      const double rstd = 1.0 / std::sqrt(ss / hidden + eps);
+      for (int i = 0; i < hidden; ++i) {
+        const double exact = bf16_to_float(x[r * hidden + i]) * rstd * bf16_to_float(g[i]);
+        // one bf16 rounding (2^-9 relative) plus fp32 statistics
+        ASSERT_NEAR(bf16_to_float(y[r * hidden + i]), exact, std::abs(exact) * 0x1p-8 + 1e-30)
+            << "trial " << trial << " row " << r << " i " << i;
+      }
+    }
+  }
+}
+
+TEST(TopkReference, LiteralOrderWithTiesNanAndInfinity) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {5, 1, 5, nan, -inf, 3, nan, -inf};
+  std::vector<float> v(8);
+  std::vector<int> i(8);
+  topk_reference(x.data(), 1, 8, 8, v.data(), i.data());
+  EXPECT_EQ(i, (std::vector<int>{3, 6, 0, 2, 5, 1, 4, 7}));  // NaNs first, ties by index, -inf last
+  EXPECT_EQ(v[2], 5.f);
+  EXPECT_EQ(v[7], -inf);
+}
+
+TEST(TopkReference, MatchesAFullSort) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 8 * (1 + static_cast<int>(rng() % 512)), k = 1 + static_cast<int>(rng() % std::min(32, n));
+    std::vector<float> x(n);
+    // Few distinct values (ties everywhere), some NaN and infinities.
+    for (auto& e : x) {
+      const unsigned r = rng() % 64;
+      e = r == 0 ? std::numeric_limits<float>::quiet_NaN() : r == 1 ? -INFINITY : r == 2 ? INFINITY : float(r % 9) - 4;
+    }
+    std::vector<float> v(k);
+    std::vector<int> idx(k);
+    topk_reference(x.data(), 1, n, k, v.data(), idx.data());
+    // Naive: stable sort of (key, index) pairs, NaN mapped above +inf.
+    std::vector<std::pair<double, int>> all;
+    for (int j = 0; j < n; ++j) all.push_back({std::isnan(x[j]) ? INFINITY * 2.0 : double(x[j]), j});
+    for (auto& a : all)
+      if (std::isinf(a.first) && a.first > 0 && std::isnan(x[a.second])) a.first = std::numeric_limits<double>::max();
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      const double ka = a.first == std::numeric_limits<double>::max() ? INFINITY : a.first;
+      const double kb = b.first == std::numeric_limits<double>::max() ? INFINITY : b.first;
+      const bool na = a.first == std::numeric_limits<double>::max(), nb = b.first == std::numeric_limits<double>::max();
+      if (na != nb) return na;
+      return ka > kb;
+    });
+    for (int j = 0; j < k; ++j) ASSERT_EQ(idx[j], all[j].second) << "trial " << trial << " rank " << j;
+  }
+}
+
+TEST(GemmReference, LiteralProduct) {
+  // A = [[1,2],[3,4]], B = [[5,6],[7,8]]: A·Bᵀ = [[17,23],[39,53]], all exact in bf16.
+  auto b = [](float f) { return float_to_bf16(f); };
+  const std::vector<std::uint16_t> A = {b(1), b(2), b(3), b(4)}, B = {b(5), b(6), b(7), b(8)};
+  std::vector<std::uint16_t> C(4);
+  gemm_bf16_reference(A.data(), B.data(), 2, 2, 2, C.data());
+  EXPECT_EQ(bf16_to_float(C[0]), 17.f);
+  EXPECT_EQ(bf16_to_float(C[1]), 23.f);
+  EXPECT_EQ(bf16_to_float(C[2]), 39.f);
+  EXPECT_EQ(bf16_to_float(C[3]), 53.f);
+}
+
+TEST(GemmReference, MatchesDoublePrecision) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int M = 1 + rng() % 40, N = 1 + rng() % 40, K = 1 + rng() % 700;
+    const auto A = random_bf16(static_cast<std::size_t>(M) * K, rng), B = random_bf16(static_cast<std::size_t>(N) * K, rng);
+    std::vector<std::uint16_t> C(static_cast<std::size_t>(M) * N);
+    gemm_bf16_reference(A.data(), B.data(), M, N, K, C.data());
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double exact = 0, magnitude = 0;
+        for (int k = 0; k < K; ++k) {
+          const double p = double(bf16_to_float(A[m * K + k])) * bf16_to_float(B[n * K + k]);
+          exact += p;
+          magnitude += std::abs(p);
+        }
+        // bf16 output rounding + fp32 accumulation error bound (K·2^-24·Σ|a·b|)
+        const double tol = std::abs(exact) * 0x1p-8 + K * 0x1p-24 * magnitude;
+        ASSERT_NEAR(bf16_to_float(C[m * N + n]), exact, tol) << m << "," << n << " K=" << K;
+      }
+  }
+}
+
+TEST(Specs, ShapeRules) {
+  const KernelSpec& g = find_spec("gemm_bf16");
+  EXPECT_EQ(g.shape_violations({512, 512, 512}), "");
+  EXPECT_EQ(g.shape_violations({100, 128, 96}), "gemm_bf16 needs M % 128 == 0; K % 64 == 0");
+  EXPECT_EQ(g.shape_violations({128, 128}), "gemm_bf16 takes 3 dimensions (M,N,K), got 2");
+  EXPECT_EQ(find_spec("topk_f32").shape_violations({4, 102, 40}), "topk_f32 needs N % 4 == 0 (128-bit vectors); 1 <= k <= 32");
+  EXPECT_EQ(find_spec("rmsnorm_bf16").shape_violations({2, 32768}),
+            "rmsnorm_bf16 needs hidden <= 16384 (the row stays in registers)");
+  for (const auto& s : all_specs())
+    for (const auto& shape : s.example_shapes) EXPECT_EQ(s.shape_violations(shape), "") << s.name;
+  EXPECT_THROW(find_spec("gemm_f16"), std::invalid_argument);
+}
+
+TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
+  for (const std::string name : {"gfx950", "gfx942"}) {
+    const arch::Arch a = arch::load_arch(name);
+    KernelSpec spec = find_spec("gemm_bf16");
+    const DesignReport clean = design_check(spec, a);
+    EXPECT_EQ(clean.conflict_cycles, 0) << name;
+    EXPECT_TRUE(clean.problems.empty()) << name;
+    ASSERT_EQ(clean.accesses.size(), 4u);
+    for (const auto& acc : clean.accesses) EXPECT_EQ(acc.instructions, 16) << acc.what;  // 16 KiB tile / 1 KiB per wave instruction
+    EXPECT_EQ(clean.lds_bytes, 65536);
+    for (auto& b : spec.lds) b.swizzle.reset();
+    const DesignReport plain = design_check(spec, a);
+    // Unswizzled, every 16 lanes of an operand read hit a 128-byte row
+    // stride: the reads conflict, the row-wise writes still do not.
+    EXPECT_EQ(plain.accesses[0].conflict_cycles, 0);
+    EXPECT_GT(plain.accesses[2].conflict_cycles, 0);
+    EXPECT_EQ(plain.conflict_cycles, name == "gfx950" ? 384 : 768) << name;
+    EXPECT_FALSE(plain.problems.empty());
+  }
+}
+
+TEST(DesignCheck, CodeObjectDisagreementIsAProblem) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const KernelSpec& spec = find_spec("gemm_bf16");
+  const DesignReport r = design_check(spec, a, CompiledFacts{128, 0, 20, 32768, 0, 256});
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0], "the code object uses 32768 bytes of LDS, the spec designs 65536");
+  EXPECT_THROW(design_check(find_spec("lds_read_b64_tr_b16"), arch::load_arch("gfx942")), std::invalid_argument);
+}

@@ -1,0 +1,297 @@
+// sim/isa: the code-object reader and the LLVM MC decoder, on the project's
+// own kernels compiled for gfx950 and gfx942.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "kernels/spec.hpp"
+#include "sim/isa/decoder.hpp"
+
+namespace fs = std::filesystem;
+using namespace tilelab;
+using namespace tilelab::isa;
+
+namespace {
+
+const std::array<std::string, 2> kArchs = {"gfx950", "gfx942"};
+
+std::string code_object_path(const std::string& arch, const std::string& source) {
+  return std::string(TILELAB_CODE_OBJECTS) + "/" + arch + "/" + fs::path(source).stem().string() + ".hsaco";
+}
+
+std::vector<std::string> all_code_objects() {
+  std::vector<std::string> files;
+  for (const auto& arch : kArchs)
+    for (const auto& e : fs::directory_iterator(std::string(TILELAB_CODE_OBJECTS) + "/" + arch))
+      if (e.path().extension() == ".hsaco") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const IsaError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// pc -> text of every instruction llvm-objdump prints.
+std::map<std::uint64_t, std::string> objdump(const std::string& file, const std::string& arch) {
+  const std::string cmd = std::string(TILELAB_LLVM_OBJDUMP) + " -d --mcpu=" + arch + " " + file;
+  FILE* p = popen(cmd.c_str(), "r");
+  EXPECT_NE(p, nullptr);
+  std::map<std::uint64_t, std::string> out;
+  char line[4096];
+  while (p && fgets(line, sizeof line, p)) {
+    std::string s(line);
+    if (s.empty() || s[0] != '\t') continue;
+    const auto c = s.find("//");
+    if (c == std::string::npos) continue;
+    std::string text = s.substr(1, c - 1);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out[std::stoull(s.substr(c + 3, 12), nullptr, 16)] = text;
+  }
+  if (p) {
+    EXPECT_EQ(pclose(p), 0) << cmd;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(CodeObject, MetadataAgreesWithEverySpec) {
+  int checked = 0;
+  for (const auto& arch : kArchs)
+    for (const auto& spec : kernels::all_specs()) {
+      if (std::find(spec.archs.begin(), spec.archs.end(), arch) == spec.archs.end()) continue;
+      SCOPED_TRACE(spec.name + " " + arch);
+      const CodeObject co = read_code_object(code_object_path(arch, spec.source));
+      EXPECT_EQ(co.arch, arch);
+      EXPECT_EQ(co.target, "amdgcn-amd-amdhsa--" + arch);
+      const Kernel& k = co.kernel(spec.name);
+      EXPECT_EQ(k.group_segment_fixed_size, spec.lds_bytes());
+      EXPECT_EQ(k.descriptor.group_segment_fixed_size, k.group_segment_fixed_size);
+      EXPECT_EQ(k.descriptor.kernarg_size, k.kernarg_segment_size);
+      EXPECT_EQ(k.max_flat_workgroup_size, spec.threads_per_block);
+      EXPECT_EQ(k.wavefront_size, 64);
+      EXPECT_FALSE(k.descriptor.wave32());
+      EXPECT_TRUE(k.descriptor.kernarg_segment_ptr());
+      EXPECT_TRUE(k.descriptor.workgroup_id_enabled(0));
+      EXPECT_EQ(k.private_segment_fixed_size, 0u) << "spills to scratch";
+      // The unified register file: AGPRs start after the VGPRs, 4-aligned.
+      EXPECT_GE(k.descriptor.accum_offset(), std::min(k.vgpr_count, 256));
+      // Allocation granule 8 registers: (granules + 1) * 8 covers VGPRs + AGPRs.
+      EXPECT_GE((k.descriptor.vgpr_granules() + 1) * 8, k.vgpr_count + k.agpr_count);
+      ++checked;
+    }
+  EXPECT_EQ(checked, 29);  // 15 specs on gfx950, 14 on gfx942 (no transpose read)
+}
+
+// The argument lists as the kernel sources declare them (hidden arguments,
+// which the compiler appends, left out).
+TEST(CodeObject, ArgumentsAreTheDeclaredOnes) {
+  const std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> declared = {
+      {"rmsnorm_bf16", {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}}},  // out, in, gamma, rows, hidden, eps
+      {"topk_f32", {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}}},      // in, values, indices, rows, n, k
+      {"topk_bf16", {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}}},
+      {"gemm_bf16", {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}}},     // C, A, B, M, N, K
+      {"lds_read_b128", {{0, 8}, {8, 4}, {12, 4}, {16, 4}}},                   // out, stride, swizzle, iters
+      {"mfma_dependent_chain", {{0, 8}, {8, 4}, {12, 4}}},                     // out, seed, iters
+      {"pointer_chase", {{0, 8}, {8, 8}, {16, 4}}},                            // chain, out, steps
+      {"stream_copy", {{0, 8}, {8, 8}, {16, 8}, {24, 4}}},                     // dst, src, n_vectors, grid_threads
+  };
+  for (const auto& arch : kArchs)
+    for (const auto& [name, args] : declared) {
+      SCOPED_TRACE(name + " " + arch);
+      const CodeObject co = read_code_object(code_object_path(arch, kernels::find_spec(name).source));
+      std::vector<std::pair<unsigned, unsigned>> got;
+      for (const auto& a : co.kernel(name).args)
+        if (a.value_kind.rfind("hidden_", 0) != 0) got.push_back({a.offset, a.size});
+      EXPECT_EQ(got, args);
+      EXPECT_EQ(co.kernel(name).args[0].value_kind, "global_buffer");
+    }
+}
+
+TEST(Decoder, TextEqualsLlvmObjdumpForEveryKernel) {
+  std::size_t compared = 0;
+  for (const auto& file : all_code_objects()) {
+    SCOPED_TRACE(file);
+    const CodeObject co = read_code_object(file);
+    const Decoder d(co.arch);
+    const auto reference = objdump(file, co.arch);
+    for (const auto& k : co.kernels) {
+      const Program p = d.decode(co, k);
+      ASSERT_FALSE(p.instructions.empty());
+      std::size_t in_range = 0;
+      for (const auto& [pc, text] : reference) in_range += pc >= k.code_address && pc < k.code_address + k.code_size;
+      EXPECT_EQ(p.instructions.size(), in_range) << k.name;
+      for (const auto& inst : p.instructions) {
+        auto it = reference.find(inst.pc);
+        ASSERT_NE(it, reference.end()) << k.name << " pc " << std::hex << inst.pc;
+        EXPECT_EQ(inst.text, it->second) << k.name << " pc " << std::hex << inst.pc;
+        ++compared;
+      }
+      EXPECT_EQ(p.instructions.back().pc + p.instructions.back().size, k.code_address + k.code_size);
+    }
+  }
+  EXPECT_GT(compared, 10000u);
+}
+
+TEST(Decoder, GemmInstructionsAndOperands) {
+  const CodeObject co = read_code_object(code_object_path("gfx950", "gemm_bf16/gemm_bf16.hip"));
+  const Program p = decode_kernel(co, "gemm_bf16");
+  int mfma = 0, reads = 0, writes = 0;
+  for (const auto& i : p.instructions) {
+    if (i.mnemonic() == "v_mfma_f32_16x16x32_bf16") {
+      ++mfma;
+      EXPECT_EQ(i.cls, InstClass::MFMA);
+      // vdst (4 fp32), src0 and src1 (8 bf16 = 4 registers each), src2 (4 fp32).
+      ASSERT_GE(i.operands.size(), 4u);
+      EXPECT_TRUE(i.operands[0].is_def);
+      EXPECT_EQ(i.operands[0].reg.count, 4);
+      EXPECT_EQ(i.operands[1].reg.file, RegFile::VGPR);
+      EXPECT_EQ(i.operands[1].reg.count, 4);
+      EXPECT_EQ(i.operands[2].reg.count, 4);
+      EXPECT_FALSE(i.operands[1].is_def);
+    }
+    if (i.mnemonic() == "ds_read_b128") {
+      ++reads;
+      EXPECT_EQ(i.cls, InstClass::LDS);
+      EXPECT_EQ(i.operands[0].reg.count, 4);
+    }
+    writes += i.mnemonic() == "ds_write_b128";
+  }
+  EXPECT_EQ(mfma, 32);   // 2 K-steps x 4 x 4 tiles, once in the loop body
+  EXPECT_EQ(reads, 16);  // 2 K-steps x (4 A + 4 B fragments)
+  EXPECT_EQ(writes, 16); // prologue + loop, 4 A + 4 B chunks each
+  // One loop, the K loop, holding every MFMA.
+  ASSERT_EQ(p.loops.size(), 1u);
+  for (std::size_t i = 0; i < p.instructions.size(); ++i)
+    if (p.instructions[i].cls == InstClass::MFMA) {
+      EXPECT_EQ(p.loop_of(i), 0);
+    }
+}
+
+TEST(Decoder, ControlFlowIsConsistent) {
+  for (const auto& file : all_code_objects()) {
+    const CodeObject co = read_code_object(file);
+    const Decoder d(co.arch);
+    for (const auto& k : co.kernels) {
+      SCOPED_TRACE(file + " " + k.name);
+      const Program p = d.decode(co, k);
+      std::size_t next = 0;
+      for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+        EXPECT_EQ(p.blocks[b].first, next);
+        next = p.blocks[b].last + 1;
+        for (std::size_t i = p.blocks[b].first; i <= p.blocks[b].last; ++i) EXPECT_EQ(p.instructions[i].block, int(b));
+      }
+      EXPECT_EQ(next, p.instructions.size());
+      for (const auto& i : p.instructions) {
+        if (i.target < 0) continue;
+        const long t = p.index_of(std::uint64_t(i.target));
+        ASSERT_GE(t, 0) << "branch target outside the kernel";
+        EXPECT_EQ(p.blocks[p.instructions[t].block].first, std::size_t(t)) << "a branch target starts a block";
+      }
+      for (const auto& l : p.loops) EXPECT_LE(l.head, l.latch);
+    }
+  }
+  // Kernels with no loop in the source have none in the code.
+  const CodeObject rms = read_code_object(code_object_path("gfx950", "rmsnorm/rmsnorm.hip"));
+  EXPECT_TRUE(decode_kernel(rms, "rmsnorm_bf16").loops.empty());
+}
+
+TEST(Decoder, ClassesByMnemonic) {
+  const std::vector<std::pair<std::string, InstClass>> cases = {
+      {"s_add_u32 s0, s1, s2", InstClass::SALU},        {"s_load_dwordx4 s[4:7], s[0:1], 0x0", InstClass::SMEM},
+      {"s_memtime s[2:3]", InstClass::SMEM},             {"v_add_f32_e32 v0, v1, v2", InstClass::VALU},
+      {"v_exp_f32_e32 v0, v1", InstClass::TRANS},        {"v_rsq_f32_e32 v0, v1", InstClass::TRANS},
+      {"v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", InstClass::MFMA},
+      {"ds_read_b128 v[0:3], v4", InstClass::LDS},       {"ds_bpermute_b32 v0, v1, v2", InstClass::LDS},
+      {"global_load_lds_dwordx4 v[0:1], off", InstClass::LDS_DMA},
+      {"buffer_load_dword v0, s[0:3], 0 offen lds", InstClass::LDS_DMA},
+      {"global_load_dwordx4 v[0:3], v[4:5], off", InstClass::VMEM_LOAD},
+      {"buffer_store_dword v0, v1, s[0:3], 0 offen", InstClass::VMEM_STORE},
+      {"global_atomic_add_f32 v[0:1], v2, off", InstClass::VMEM_STORE},
+      {"s_cbranch_scc1 9", InstClass::BRANCH},           {"s_endpgm", InstClass::BRANCH},
+      {"s_waitcnt lgkmcnt(0)", InstClass::WAITCNT},      {"s_barrier", InstClass::BARRIER},
+      {"s_nop 0", InstClass::OTHER},                     {"s_setprio 3", InstClass::OTHER},
+  };
+  for (const auto& [text, cls] : cases) EXPECT_EQ(classify(text), cls) << text;
+}
+
+TEST(CodeObject, ErrorsNameTheFileAndWhat) {
+  const std::string gemm = code_object_path("gfx950", "gemm_bf16/gemm_bf16.hip");
+  const CodeObject co = read_code_object(gemm);
+  EXPECT_EQ(message_of([] { parse_code_object({}, "empty.hsaco"); }), "empty.hsaco: offset 0x0: not an ELF file");
+  EXPECT_EQ(message_of([] { parse_code_object({'h', 'e', 'l', 'l', 'o'}, "x.o"); }), "x.o: offset 0x0: not an ELF file");
+  EXPECT_EQ(message_of([] { read_code_object("/nonexistent/k.hsaco"); }), "/nonexistent/k.hsaco: cannot open the file");
+  // This test program is an x86-64 ELF.
+  EXPECT_EQ(message_of([] { read_code_object("/proc/self/exe"); }),
+            "/proc/self/exe: offset 0x12: wrong machine: e_machine 62 is not AMDGPU (224)");
+  EXPECT_EQ(message_of([&] { co.kernel("gemm_f16"); }), gemm + ": no kernel named 'gemm_f16' (it has: gemm_bf16)");
+  // Cut in half: the section table (at the end) is gone.
+  std::vector<std::uint8_t> cut(co.bytes.begin(), co.bytes.begin() + co.bytes.size() / 2);
+  const std::string m = message_of([&] { parse_code_object(cut, "cut.hsaco"); });
+  EXPECT_EQ(m.rfind("cut.hsaco: ", 0), 0u) << m;
+  EXPECT_NE(m, "(no error)");
+  // Bytes that are no gfx950 instruction.
+  const Decoder d("gfx950");
+  const std::vector<std::uint8_t> junk = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  EXPECT_EQ(message_of([&] { d.decode_bytes(junk, 0x1000, "junk.bin", 0x40); }),
+            "junk.bin: offset 0x40: bytes ff ff ff ff do not decode as a gfx950 instruction");
+  EXPECT_EQ(message_of([] { Decoder("gfx9999"); }), "LLVM does not know the AMDGPU processor 'gfx9999'");
+}
+
+// Cut and flip bytes of real code objects: the reader and the decoder either
+// succeed or throw IsaError — never crash, never another exception.  Longer
+// hunts: TILELAB_MUTANTS=N (per code object) and TILELAB_MUTANT_SEED=S;
+// TILELAB_TRACE_MUTANTS=1 writes each mutant to /tmp/mutant.hsaco first.
+TEST(CodeObject, SurvivesCutAndFlippedBytes) {
+  const int trials = getenv("TILELAB_MUTANTS") ? std::atoi(getenv("TILELAB_MUTANTS")) : 400;
+  std::mt19937_64 rng(getenv("TILELAB_MUTANT_SEED") ? std::strtoull(getenv("TILELAB_MUTANT_SEED"), nullptr, 10)
+                                                      : 20261202);
+  std::map<std::string, std::unique_ptr<Decoder>> decoders;
+  int parsed = 0, rejected = 0;
+  for (const auto& file : all_code_objects()) {
+    const CodeObject original = read_code_object(file);
+    for (int trial = 0; trial < trials; ++trial) {
+      std::vector<std::uint8_t> b = original.bytes;
+      const int kind = trial % 3;
+      if (kind != 1) b.resize(std::uniform_int_distribution<std::size_t>(0, b.size())(rng));
+      if (kind != 0 && !b.empty()) {
+        const int flips = std::uniform_int_distribution<int>(1, 16)(rng);
+        for (int f = 0; f < flips; ++f)
+          b[std::uniform_int_distribution<std::size_t>(0, b.size() - 1)(rng)] ^=
+              static_cast<std::uint8_t>(1u << std::uniform_int_distribution<int>(0, 7)(rng));
+      }
+      if (getenv("TILELAB_TRACE_MUTANTS")) {
+        fprintf(stderr, "%s %d\n", file.c_str(), trial);
+        std::ofstream("/tmp/mutant.hsaco", std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
+      }
+      try {
+        // (A flipped processor field may name another AMDGPU processor: its
+        // decoder is built and the bytes decoded for it.)
+        const CodeObject co = parse_code_object(std::move(b), "mutant");
+        auto& d = decoders[co.arch];
+        if (!d) d = std::make_unique<Decoder>(co.arch);
+        for (const auto& k : co.kernels) (void)d->decode(co, k);
+        ++parsed;
+      } catch (const IsaError& e) {
+        const std::string m = e.what();
+        EXPECT_TRUE(m.rfind("mutant: ", 0) == 0 || m.rfind("LLVM does not know", 0) == 0) << m;
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_GT(parsed, 0);
+  EXPECT_GT(rejected, 0);
+  std::printf("mutants: %d read and decoded, %d rejected with an IsaError\n", parsed, rejected);
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Drives `tilelab compile|disasm|check` as a user does: outputs, errors, exit statuses.
+# usage: kernels_cli_test.sh TILELAB CODE_OBJECT_DIR
+set -u
+tilelab=$1
+objects=$2
+source "$(dirname "$0")/cli_checks.sh"
+
+# compile: into a scratch folder, for both arches; the summary is read back from the code object.
+run compile gemm_bf16 --arch all --out-dir "$tmp/k"
+check "compile exit" 0 "$rc"
+contains "compile gfx950 file" "$tmp/k/gfx950/gemm_bf16.hsaco" "$out"
+contains "compile gfx942 target" "gemm_bf16 (amdgcn-amd-amdhsa--gfx942)" "$out"
+contains "compile LDS" "  LDS: 65536 bytes; scratch: 0 bytes/lane" "$out"
+contains "compile occupancy" "limited by LDS" "$out"
+check "compile same bytes as the build" "same" "$(cmp -s "$tmp/k/gfx950/gemm_bf16.hsaco" "$objects/gfx950/gemm_bf16.hsaco" && echo same)"
+run compile gemm_f16
+check "compile unknown exit" 2 "$rc"
+contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, lds_patterns, mfma_rate, global_memory)" "$err"
+run compile rmsnorm --arch gfx1100
+check "compile bad arch" 2 "$rc"
+contains "compile bad arch message" "--arch: 'gfx1100' is not gfx950, gfx942 or all" "$err"
+
+# disasm
+run disasm "$objects/gfx950/gemm_bf16.hsaco" --no-colour
+check "disasm exit" 0 "$rc"
+contains "disasm header" "  registers: " "$out"
+contains "disasm loop counts" "    loop 1 (depth 1, " "$out"
+contains "disasm mfma line" "MFMA       |   M v_mfma_f32_16x16x32_bf16 " "$out"
+contains "disasm lds line" "LDS        |   L ds_read_b128 " "$out"
+contains "disasm branch target" "s_cbranch_scc1 " "$out"
+run disasm "$objects/gfx950/topk.hsaco" --kernel topk_bf16 --summary
+contains "disasm one kernel" "topk_bf16 (amdgcn-amd-amdhsa--gfx950)" "$out"
+check "disasm only that kernel" 0 "$(grep -c '^topk_f32' <<< "$out")"
+run disasm "$objects/gfx950/topk.hsaco" --kernel topk
+check "disasm unknown kernel exit" 1 "$rc"
+check "disasm unknown kernel" "error: $objects/gfx950/topk.hsaco: no kernel named 'topk' (it has: topk_f32, topk_bf16)" "$err"
+printf 'not an elf' > "$tmp/x.hsaco"
+run disasm "$tmp/x.hsaco"
+check "disasm not elf" "error: $tmp/x.hsaco: offset 0x0: not an ELF file" "$err"
+run disasm "$tilelab"
+contains "disasm wrong machine" "wrong machine: e_machine 62 is not AMDGPU (224)" "$err"
+head -c 3000 "$objects/gfx950/gemm_bf16.hsaco" > "$tmp/cut.hsaco"
+run disasm "$tmp/cut.hsaco"
+check "disasm truncated exit" 1 "$rc"
+contains "disasm truncated names file" "error: $tmp/cut.hsaco: " "$err"
+run disasm
+check "disasm no file" 2 "$rc"
+
+# check: the whole suite is clean on both arches; one kernel; errors.
+run check
+check "check exit" 0 "$rc"
+contains "check count" "15 kernel(s) checked on gfx950, 0 with problems" "$out"
+contains "check gemm" "    A: MFMA operand read [ds_read_b128]: 16 instruction(s), 64 cycles, 0 conflict cycles, worst 1-way" "$out"
+run check --arch gfx942
+contains "check gfx942" "14 kernel(s) checked on gfx942, 0 with problems" "$out"
+run check gemm_bf16 --code-objects "$tmp/none"
+contains "check without code object" "occupancy: unknown (no compiled code object" "$out"
+run check gemm_f16
+check "check unknown exit" 2 "$rc"
+contains "check unknown" "error: no kernel named 'gemm_f16'" "$err"
+run check lds_read_b64_tr_b16 --arch gfx942
+check "check wrong arch" 2 "$rc"
+contains "check wrong arch message" "lds_read_b64_tr_b16 is not built for gfx942" "$err"
+
+finish "kernels CLI"
