@@ -17,6 +17,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/TargetParser.h"
 #include "llvm/TargetParser/Triple.h"
 
 extern "C" void LLVMInitializeAMDGPUTargetInfo();
@@ -35,39 +36,41 @@ void init_llvm_once() {
   });
 }
 
-// "v5" → {VGPR,5,1}; "s[4:7]" → {SGPR,4,4}; "vcc" → {VCC,0,2}; ...
+// LLVM's register names: "VGPR5" -> {VGPR,5,1}; "SGPR4_SGPR5_SGPR6_SGPR7" ->
+// {SGPR,4,4}; "VGPR7_LO16" -> {VGPR,7,1}; "VCC" -> {VCC,0,2}; ...
 RegRange parse_register(std::string_view name, unsigned llvm_reg) {
-  auto range = [&](RegFile f, std::string_view rest) -> RegRange {
-    unsigned a = 0, b = 0;
-    std::size_t i = 0;
-    const bool bracket = !rest.empty() && rest[0] == '[';
-    if (bracket) ++i;
-    while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') a = a * 10 + (rest[i++] - '0');
-    b = a;
-    if (bracket && i < rest.size() && rest[i] == ':') {
-      ++i;
-      b = 0;
-      while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') b = b * 10 + (rest[i++] - '0');
+  static constexpr std::pair<std::string_view, RegFile> kFiles[] = {
+      {"VGPR", RegFile::VGPR}, {"SGPR", RegFile::SGPR}, {"AGPR", RegFile::AGPR}, {"TTMP", RegFile::TTMP}};
+  for (const auto& [prefix, file] : kFiles) {
+    if (name.substr(0, prefix.size()) != prefix || name.size() == prefix.size() || name[prefix.size()] < '0' ||
+        name[prefix.size()] > '9')
+      continue;
+    unsigned first = 0, count = 0;
+    std::size_t at = 0;
+    while (at < name.size()) {
+      std::size_t end = name.find('_', at);
+      if (end == std::string_view::npos) end = name.size();
+      const std::string_view token = name.substr(at, end - at);
+      if (token.substr(0, prefix.size()) == prefix) {
+        if (count == 0)
+          for (char c : token.substr(prefix.size())) first = first * 10 + static_cast<unsigned>(c - '0');
+        ++count;
+      }
+      at = end + 1;
     }
-    return {f, static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b - a + 1)};
-  };
-  auto digit_or_bracket = [](std::string_view r) { return !r.empty() && (r[0] == '[' || (r[0] >= '0' && r[0] <= '9')); };
-  if (name.size() > 1 && digit_or_bracket(name.substr(1))) {
-    if (name[0] == 'v') return range(RegFile::VGPR, name.substr(1));
-    if (name[0] == 's') return range(RegFile::SGPR, name.substr(1));
-    if (name[0] == 'a') return range(RegFile::AGPR, name.substr(1));
+    return {file, static_cast<std::uint16_t>(first), static_cast<std::uint16_t>(count)};
   }
-  if (name.substr(0, 4) == "ttmp") return range(RegFile::TTMP, name.substr(4));
-  if (name == "vcc") return {RegFile::VCC, 0, 2};
-  if (name == "vcc_lo") return {RegFile::VCC, 0, 1};
-  if (name == "vcc_hi") return {RegFile::VCC, 1, 1};
-  if (name == "exec") return {RegFile::EXEC, 0, 2};
-  if (name == "exec_lo") return {RegFile::EXEC, 0, 1};
-  if (name == "exec_hi") return {RegFile::EXEC, 1, 1};
-  if (name == "m0") return {RegFile::M0, 0, 1};
-  if (name == "scc") return {RegFile::SCC, 0, 1};
+  if (name == "VCC") return {RegFile::VCC, 0, 2};
+  if (name == "VCC_LO") return {RegFile::VCC, 0, 1};
+  if (name == "VCC_HI") return {RegFile::VCC, 1, 1};
+  if (name == "EXEC") return {RegFile::EXEC, 0, 2};
+  if (name == "EXEC_LO") return {RegFile::EXEC, 0, 1};
+  if (name == "EXEC_HI") return {RegFile::EXEC, 1, 1};
+  if (name == "M0") return {RegFile::M0, 0, 1};
+  if (name == "SCC") return {RegFile::SCC, 0, 1};
   return {RegFile::SPECIAL, static_cast<std::uint16_t>(llvm_reg), 1};
 }
+
 // Encodings LLVM 22's AMDGPU disassembler must not see: an SDWA operand
 // select of 7 is reserved (selects are BYTE_0..3, WORD_0..1, DWORD = 0..6),
 // and llvm-objdump / llvm-mc 22.1 crash on it (found by the cut-and-flip
@@ -114,6 +117,8 @@ Decoder::Decoder(const std::string& cpu) : impl_(std::make_unique<Impl>()) {
   d.mri.reset(d.target->createMCRegInfo(d.triple));
   llvm::MCTargetOptions options;
   d.mai.reset(d.target->createMCAsmInfo(*d.mri, d.triple, options));
+  if (llvm::AMDGPU::parseArchAMDGCN(cpu) == llvm::AMDGPU::GK_NONE)
+    throw IsaError("LLVM does not know the AMDGPU processor '" + cpu + "'");
   d.sti.reset(d.target->createMCSubtargetInfo(d.triple, cpu, ""));
   if (!d.sti || !d.sti->isCPUStringValid(cpu)) throw IsaError("LLVM does not know the AMDGPU processor '" + cpu + "'");
   d.mii.reset(d.target->createMCInstrInfo());
@@ -123,13 +128,7 @@ Decoder::Decoder(const std::string& cpu) : impl_(std::make_unique<Impl>()) {
   d.mia.reset(d.target->createMCInstrAnalysis(d.mii.get()));
   if (!d.disasm || !d.printer || !d.mia) throw IsaError("LLVM's AMDGPU disassembler is not available");
   d.registers.resize(d.mri->getNumRegs());
-  for (unsigned r = 1; r < d.mri->getNumRegs(); ++r) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    d.printer->printRegName(os, llvm::MCRegister(r));
-    os.flush();
-    d.registers[r] = parse_register(s, r);
-  }
+  for (unsigned r = 1; r < d.mri->getNumRegs(); ++r) d.registers[r] = parse_register(d.mri->getName(r), r);
 }
 
 Decoder::~Decoder() = default;

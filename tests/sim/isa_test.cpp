@@ -180,6 +180,32 @@ TEST(Decoder, GemmInstructionsAndOperands) {
     }
 }
 
+TEST(Decoder, LiteralsAndImplicitRegisters) {
+  const CodeObject co = read_code_object(code_object_path("gfx950", "topk/topk.hip"));
+  const Program p = decode_kernel(co, "topk_f32");
+  int literals = 0, saveexec = 0;
+  for (const auto& i : p.instructions) {
+    // A VOP1/VOP2 (_e32) instruction is 4 bytes, 8 with a 32-bit literal.
+    if (i.mnemonic().ends_with("_e32")) {
+      EXPECT_EQ(i.has_literal, i.size == 8) << i.text;
+      literals += i.has_literal;
+    }
+    if (i.text == "v_add_u32_e32 v6, 0x100, v6") {
+      EXPECT_TRUE(i.has_literal);
+      EXPECT_EQ(i.operands[1].imm, 256);
+    }
+    if (i.mnemonic() == "s_and_saveexec_b64") {
+      ++saveexec;
+      EXPECT_NE(std::find(i.implicit_defs.begin(), i.implicit_defs.end(), RegRange{RegFile::EXEC, 0, 2}),
+                i.implicit_defs.end());
+      EXPECT_NE(std::find(i.implicit_defs.begin(), i.implicit_defs.end(), RegRange{RegFile::SCC, 0, 1}),
+                i.implicit_defs.end());
+    }
+  }
+  EXPECT_GT(literals, 0);
+  EXPECT_GT(saveexec, 0);
+}
+
 TEST(Decoder, ControlFlowIsConsistent) {
   for (const auto& file : all_code_objects()) {
     const CodeObject co = read_code_object(file);

@@ -13,7 +13,11 @@ contains "compile gfx950 file" "$tmp/k/gfx950/gemm_bf16.hsaco" "$out"
 contains "compile gfx942 target" "gemm_bf16 (amdgcn-amd-amdhsa--gfx942)" "$out"
 contains "compile LDS" "  LDS: 65536 bytes; scratch: 0 bytes/lane" "$out"
 contains "compile occupancy" "limited by LDS" "$out"
-check "compile same bytes as the build" "same" "$(cmp -s "$tmp/k/gfx950/gemm_bf16.hsaco" "$objects/gfx950/gemm_bf16.hsaco" && echo same)"
+cp "$tmp/k/gfx950/gemm_bf16.hsaco" "$tmp/first.hsaco"
+run compile gemm_bf16 --out-dir "$tmp/k"
+check "compile is deterministic" "same" "$(cmp -s "$tmp/k/gfx950/gemm_bf16.hsaco" "$tmp/first.hsaco" && echo same)"
+check "compile gives the build's code" "$("$tilelab" disasm "$objects/gfx950/gemm_bf16.hsaco" --no-colour | grep '^ ')" \
+      "$("$tilelab" disasm "$tmp/k/gfx950/gemm_bf16.hsaco" --no-colour | grep '^ ')"
 run compile gemm_f16
 check "compile unknown exit" 2 "$rc"
 contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, lds_patterns, mfma_rate, global_memory)" "$err"

@@ -87,6 +87,8 @@ int run_check(const std::vector<std::string>& args) {
     }
     int with_problems = 0;
     for (const auto* s : specs) {
+      if (std::find(s->archs.begin(), s->archs.end(), a.name) == s->archs.end())
+        return usage_error("check", s->name + " is not built for " + a.name);
       const auto r = kernels::design_check(*s, a, compiled_facts(*s, a.name, vm["code-objects"].as<std::string>()));
       print_report(*s, r);
       with_problems += !r.problems.empty();

@@ -3,7 +3,6 @@
 // and print each kernel's resources.
 #include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -33,30 +32,32 @@ int run_process(const std::vector<std::string>& argv) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-// Compiles one source for one arch into DIR/<arch>/<name>.hsaco, atomically
-// (a temporary file renamed into place): a failed compile leaves no file.
+// Compiles one source for one arch into DIR/<arch>/<name>.hsaco.  The linker
+// (lld) writes its output through a temporary file renamed into place, so a
+// reader never sees half a code object; after a failed compile no stale file
+// is left.  The output path is passed as is: lld's output depends on it (the
+// .gnu.hash section differs between paths), so the same path gives the same
+// bytes as the build.
 bool compile(const std::string& source, const std::string& arch, const fs::path& out_dir, fs::path& out) {
   const std::string name = fs::path(source).stem().string();
   fs::create_directories(out_dir / arch);
   out = out_dir / arch / (name + ".hsaco");
-  const fs::path tmp = out_dir / arch / (name + ".hsaco.tmp" + std::to_string(getpid()));
   std::vector<std::string> argv{build::kCompiler};
   for (const char* f : build::kFlags) argv.push_back(f);
   argv.push_back("--offload-arch=" + arch);
   argv.push_back(std::string("-I") + build::kSourceDir);
   argv.push_back("-o");
-  argv.push_back(tmp.string());
+  argv.push_back(out.string());
   argv.push_back((fs::path(build::kSourceDir) / "kernels" / source).string());
   const int rc = run_process(argv);
   if (rc != 0) {
     std::error_code ec;
-    fs::remove(tmp, ec);
+    fs::remove(out, ec);
     std::cerr << "error: " << source << " failed to compile for " << arch << " ("
               << (rc == 127 ? std::string("cannot run ") + build::kCompiler : "exit status " + std::to_string(rc))
               << ")\n";
     return false;
   }
-  fs::rename(tmp, out);
   return true;
 }
 }  // namespace
