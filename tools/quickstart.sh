@@ -30,3 +30,10 @@ done
 echo
 build/bin/tilelab compare results/quickstart.h5 row-major swizzled | tail -2
 echo "wrote results/quickstart.h5"
+
+# The same design in a real kernel: gemm_bf16, compiled offline for gfx950,
+# checked from its layout spec and its code object.
+echo
+echo "== tilelab check gemm_bf16 (kernels/gemm_bf16, build/kernels/gfx950/gemm_bf16.hsaco)"
+build/bin/tilelab check gemm_bf16 | grep -E "on gfx950|MFMA operand read|compiled|occupancy"
+build/bin/tilelab disasm build/kernels/gfx950/gemm_bf16.hsaco --summary | grep -E "instructions:|loop 1"
