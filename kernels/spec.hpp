@@ -91,6 +91,7 @@ const KernelSpec& find_spec(const std::string& name);
 KernelSpec rmsnorm_spec();
 std::vector<KernelSpec> topk_specs();
 KernelSpec gemm_bf16_spec();
+KernelSpec grouped_gemm_bf16_spec();
 std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels

@@ -5,6 +5,7 @@
 #include "sim/arch/embedded.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -175,10 +176,27 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
 // non-ASCII text only in strings and comments.  toml++ 3.3 trips internal
 // assertions on a control character after '[' and reaches undefined
 // behaviour on a character such as U+00A7 in bare TOML (both found by
-// fuzzing), so such text is refused before toml++ sees it.
+// fuzzing), so such text is refused before toml++ sees it.  Likewise a
+// table header ('[' or '[[' first on a line, outside a value) whose name
+// does not start with a key character or a quote ("[?", "[[[["): toml++
+// 3.3's parse_key assumes it cannot happen (TOML_ASSERT_ASSUME, undefined
+// behaviour in the release library; found by fuzzing with clang 22's UBSan).
+bool may_start_table_name(unsigned char c) {
+  // Control and non-ASCII characters are refused where they stand, with their own message.
+  if (c == '\n' || c == '\r') return false;
+  return c < 0x20 || c >= 0x7f || std::isalnum(c) || c == '_' || c == '-' || c == '"' || c == '\'';
+}
+
+bool first_on_line(const std::string& text, std::size_t i) {
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  return i == 0 || text[i - 1] == '\n';
+}
+
 void check_characters(const std::string& text, const std::string& file) {
   enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
   int line = 1;
+  bool in_value = false;  // after a key's '=', until the line (and any array it opened) ends
+  int array_depth = 0;
   auto fail = [&](const std::string& what) { throw ArchError(file + ":" + std::to_string(line) + ": " + what); };
   auto at = [&](std::size_t i, const char* s) { return text.compare(i, std::strlen(s), s) == 0; };
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -190,11 +208,24 @@ void check_characters(const std::string& text, const std::string& file) {
     if (c == '\n') {
       ++line;
       if (in != In::kMultiBasic && in != In::kMultiLiteral) in = In::kCode;
+      if (array_depth == 0) in_value = false;
       continue;
     }
     switch (in) {
       case In::kCode:
         if (c >= 0x80) fail("non-ASCII character outside a string or comment");
+        if (c == '=' && array_depth == 0) in_value = true;
+        if (c == '[' && in_value) ++array_depth;
+        if (c == ']' && array_depth > 0) --array_depth;
+        if (c == '[' && !in_value && first_on_line(text, i)) {
+          std::size_t j = i + 1;
+          if (j < text.size() && text[j] == '[') ++j;
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+          if (j == text.size() || !may_start_table_name(static_cast<unsigned char>(text[j])))
+            fail(j == text.size() || text[j] == '\n' || text[j] == '\r'
+                     ? std::string("a table header needs a name after '['")
+                     : std::string("'") + text[j] + "' cannot start a table name");
+        }
         if (c == '#') in = In::kComment;
         else if (at(i, "\"\"\"")) in = In::kMultiBasic, i += 2;
         else if (at(i, "'''")) in = In::kMultiLiteral, i += 2;

@@ -10,6 +10,7 @@
 #include "kernels/common/formats.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/gemm_bf16/reference.hpp"
+#include "kernels/grouped_gemm_bf16/reference.hpp"
 #include "kernels/rmsnorm/reference.hpp"
 #include "kernels/topk/reference.hpp"
 
@@ -146,6 +147,36 @@ TEST(GemmReference, MatchesDoublePrecision) {
   }
 }
 
+TEST(GroupedGemmReference, EachGroupIsItsOwnGemm) {
+  std::mt19937_64 rng(13);
+  const std::vector<int> group_m = {128, 0, 256, 128};  // an empty group too, as MoE routing gives
+  const auto offsets = grouped_gemm_row_offsets(group_m);
+  EXPECT_EQ(offsets, (std::vector<int>{0, 128, 128, 384, 512}));
+  const int N = 16, K = 64, G = 4;
+  const auto A = random_bf16(512 * K, rng), B = random_bf16(static_cast<std::size_t>(G) * N * K, rng);
+  std::vector<std::uint16_t> C(512 * N);
+  grouped_gemm_bf16_reference(A.data(), B.data(), offsets, N, K, C.data());
+  // Naive: row r of stacked C uses the B of the group holding r, in double.
+  for (int r = 0; r < 512; ++r) {
+    const int g = r < 128 ? 0 : r < 384 ? 2 : 3;
+    for (int n = 0; n < N; ++n) {
+      double exact = 0, magnitude = 0;
+      for (int k = 0; k < K; ++k) {
+        const double p = double(bf16_to_float(A[r * K + k])) * bf16_to_float(B[(g * N + n) * K + k]);
+        exact += p;
+        magnitude += std::abs(p);
+      }
+      ASSERT_NEAR(bf16_to_float(C[r * N + n]), exact, std::abs(exact) * 0x1p-8 + K * 0x1p-24 * magnitude) << r;
+    }
+  }
+  try {
+    grouped_gemm_row_offsets({128, 100});
+    FAIL() << "M = 100 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "group 1 has M = 100: grouped_gemm_bf16 needs every M_g % 128 == 0");
+  }
+}
+
 TEST(Specs, ShapeRules) {
   const KernelSpec& g = find_spec("gemm_bf16");
   EXPECT_EQ(g.shape_violations({512, 512, 512}), "");
@@ -160,9 +191,10 @@ TEST(Specs, ShapeRules) {
 }
 
 TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
-  for (const std::string name : {"gfx950", "gfx942"}) {
+  for (const std::string name : {"gfx950", "gfx942"})
+  for (const std::string kernel : {"gemm_bf16", "grouped_gemm_bf16"}) {
     const arch::Arch a = arch::load_arch(name);
-    KernelSpec spec = find_spec("gemm_bf16");
+    KernelSpec spec = find_spec(kernel);
     const DesignReport clean = design_check(spec, a);
     EXPECT_EQ(clean.conflict_cycles, 0) << name;
     EXPECT_TRUE(clean.problems.empty()) << name;

@@ -96,6 +96,9 @@ TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
   EXPECT_EQ(error_of(std::string(t).replace(t.find("[lds]"), 1, "[\x16")),
             "test.toml:6: control character 0x16 is not allowed in a TOML file");
   EXPECT_EQ(error_of("name = \"x\" \xc2\xa7\n"), "test.toml:1: non-ASCII character outside a string or comment");
+  // A line-leading bracket before a character no key can start with (toml++ 3.3 assumes it away).
+  EXPECT_EQ(error_of("[?"), "test.toml:1: '?' cannot start a table name");
+  EXPECT_EQ(error_of("name = \"x\"\n  [[ ?x]]\n"), "test.toml:2: '?' cannot start a table name");
   // In comments and strings non-ASCII text is fine.
   EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
 }
