@@ -92,6 +92,7 @@ KernelSpec rmsnorm_spec();
 std::vector<KernelSpec> topk_specs();
 KernelSpec gemm_bf16_spec();
 KernelSpec grouped_gemm_bf16_spec();
+KernelSpec gemm_mxfp8_spec();
 std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels

@@ -11,6 +11,7 @@
 #include "kernels/design_check.hpp"
 #include "kernels/gemm_bf16/reference.hpp"
 #include "kernels/grouped_gemm_bf16/reference.hpp"
+#include "kernels/gemm_mxfp8/reference.hpp"
 #include "kernels/rmsnorm/reference.hpp"
 #include "kernels/topk/reference.hpp"
 
@@ -177,6 +178,41 @@ TEST(GroupedGemmReference, EachGroupIsItsOwnGemm) {
   }
 }
 
+TEST(MxGemmReference, MatchesDoublePrecisionOnQuantizedOperands) {
+  std::mt19937_64 rng(17);
+  std::normal_distribution<float> d(0.f, 2.f);
+  for (MxElement f : {MxElement::E4M3, MxElement::E5M2, MxElement::E2M1}) {
+    const int M = 5, N = 7, K = 256;
+    std::vector<float> a(M * K), b(N * K);
+    for (auto& v : a) v = d(rng);
+    for (auto& v : b) v = d(rng) * 100.f;  // a different scale range per operand
+    std::vector<std::uint8_t> ac(a.size()), as(M * K / 32), bc(b.size()), bs(N * K / 32);
+    quantize_mx(f, a.data(), M, K, ac.data(), as.data());
+    quantize_mx(MxElement::E4M3, b.data(), N, K, bc.data(), bs.data());
+    std::vector<std::uint16_t> C(M * N);
+    gemm_mx_reference(f, ac.data(), as.data(), MxElement::E4M3, bc.data(), bs.data(), M, N, K, C.data());
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double exact = 0, magnitude = 0;
+        for (int k = 0; k < K; ++k) {
+          const double p = double(decode(f, ac[m * K + k])) * decode_e8m0(as[m * (K / 32) + k / 32]) *
+                           decode(MxElement::E4M3, bc[n * K + k]) * decode_e8m0(bs[n * (K / 32) + k / 32]);
+          exact += p;
+          magnitude += std::abs(p);
+        }
+        ASSERT_NEAR(bf16_to_float(C[m * N + n]), exact, std::abs(exact) * 0x1p-8 + K * 0x1p-24 * magnitude);
+      }
+  }
+  // A literal: 128 ones scaled by 2^1 against 128 ones scaled by 2^-3: 128 * 2 * 1/8 = 32.
+  std::vector<std::uint8_t> one(128, 0x38), s_a = {128, 128, 128, 128}, s_b = {124, 124, 124, 124};
+  std::uint16_t c = 0;
+  gemm_mx_reference(MxElement::E4M3, one.data(), s_a.data(), MxElement::E4M3, one.data(), s_b.data(), 1, 1, 128, &c);
+  EXPECT_EQ(bf16_to_float(c), 32.f);  // 128 products of 2 * 1/8
+  EXPECT_EQ(mx_gemm_shape_error(256, 128, 96), "K = 96 breaks K % 128 == 0 (one MFMA K step, four 32-value scale blocks)");
+  EXPECT_EQ(mx_gemm_shape_error(100, 128, 128), "M = 100 breaks M % 128 == 0");
+  EXPECT_EQ(mx_gemm_shape_error(128, 128, 128), "");
+}
+
 TEST(Specs, ShapeRules) {
   const KernelSpec& g = find_spec("gemm_bf16");
   EXPECT_EQ(g.shape_violations({512, 512, 512}), "");
@@ -192,7 +228,8 @@ TEST(Specs, ShapeRules) {
 
 TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
   for (const std::string name : {"gfx950", "gfx942"})
-  for (const std::string kernel : {"gemm_bf16", "grouped_gemm_bf16"}) {
+  for (const std::string kernel : {"gemm_bf16", "grouped_gemm_bf16", "gemm_mxfp8"}) {
+    if (kernel == "gemm_mxfp8" && name == "gfx942") continue;
     const arch::Arch a = arch::load_arch(name);
     KernelSpec spec = find_spec(kernel);
     const DesignReport clean = design_check(spec, a);

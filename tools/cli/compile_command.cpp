@@ -69,8 +69,9 @@ int run_compile(const std::vector<std::string>& args) {
       "DIR/<arch>/KERNEL.hsaco (default DIR: the build's kernels/ folder) with the\n"
       "compiler and flags of the build, then reads the code object back and prints\n"
       "each kernel's registers, LDS, scratch, arguments and occupancy.\n"
-      "KERNEL is a source name: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, lds_patterns,\n"
-      "mfma_rate, global_memory.  --arch defaults to gfx950.\n"
+      "KERNEL is a source name: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8\n"
+      "(gfx950 only), lds_patterns, mfma_rate, global_memory.  --arch defaults to gfx950;\n"
+      "with --arch all, gfx950-only kernels are skipped for the other arches.\n"
       "Exit status: 0 ok, 1 a compile failed, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
@@ -104,9 +105,18 @@ int run_compile(const std::vector<std::string>& args) {
     if (want == "all" || want == name) sources.push_back(s);
   }
   if (sources.empty()) return usage_error("compile", "no kernel named '" + want + "' (there are: " + known + ")");
+  auto gfx950_only = [](const std::string& s) {
+    for (const char* o : build::kGfx950Only)
+      if (s == o) return true;
+    return false;
+  };
   try {
     for (const auto& a : archs)
       for (const auto& s : sources) {
+        if (a != "gfx950" && gfx950_only(s)) {
+          if (arch == "all") continue;
+          return usage_error("compile", fs::path(s).stem().string() + " uses instructions only gfx950 has");
+        }
         fs::path out;
         if (!compile(s, a, vm["out-dir"].as<std::string>(), out)) return kFailed;
         const isa::CodeObject co = isa::read_code_object(out.string());
