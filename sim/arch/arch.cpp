@@ -176,11 +176,12 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
 // non-ASCII text only in strings and comments.  toml++ 3.3 trips internal
 // assertions on a control character after '[' and reaches undefined
 // behaviour on a character such as U+00A7 in bare TOML (both found by
-// fuzzing), so such text is refused before toml++ sees it.  Likewise a
-// table header ('[' or '[[' first on a line, outside a value) whose name
-// does not start with a key character or a quote ("[?", "[[[["): toml++
-// 3.3's parse_key assumes it cannot happen (TOML_ASSERT_ASSUME, undefined
-// behaviour in the release library; found by fuzzing with clang 22's UBSan).
+// fuzzing), so such text is refused before toml++ sees it.  A table header
+// ('[' or '[[' first on a line, outside a value) whose name does not start
+// with a key character or a quote ("[?", "[[[[") is refused here too, with a
+// clearer message than toml++'s; toml++ 3.3's parse_key states it as an
+// assumption (undefined behaviour where the library is built with clang,
+// found by fuzzing with clang 22's UBSan; Debian builds it with GCC).
 bool may_start_table_name(unsigned char c) {
   // Control and non-ASCII characters are refused where they stand, with their own message.
   if (c == '\n' || c == '\r') return false;
