@@ -31,9 +31,42 @@ AccessReport check_access(const KernelSpec& spec, const LdsAccess& acc, const ar
   return r;
 }
 
+double figure(const arch::Arch& a, const std::string& key) {
+  for (const auto& [k, v] : a.figures)
+    if (k == key) return std::stod(v);
+  throw std::invalid_argument(a.name + " describes no " + key);
+}
+
+TileBound bound_of(const KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
+                   const std::vector<AccessReport>& accesses) {
+  TileBound b;
+  b.shape = shape;
+  b.work = spec.work(shape, a.name);
+  if (!b.work.mfma.empty()) {
+    const auto it = std::find_if(a.mfma.begin(), a.mfma.end(), [&](const auto& m) { return m.name == b.work.mfma; });
+    if (it == a.mfma.end()) throw std::invalid_argument(a.name + " describes no " + b.work.mfma);
+    const int simds = std::min(spec.waves(a.wave_size), a.simds_per_cu);
+    b.mfma_cycles = static_cast<double>(b.work.mfma_per_workgroup) * it->cycles / simds;
+  }
+  double lds = 0;
+  for (const auto& acc : accesses) lds += static_cast<double>(acc.cycles);
+  b.lds_cycles = lds * static_cast<double>(b.work.lds_repeats);
+  const double cus = figure(a, "chip.xcds") * figure(a, "chip.cus_per_xcd");
+  b.hbm_bytes_per_clock_per_cu = figure(a, "chip.hbm_tb_per_s") * 1e12 / (cus * figure(a, "chip.peak_clock_mhz") * 1e6);
+  b.global_cycles = static_cast<double>(b.work.global_bytes) / b.hbm_bytes_per_clock_per_cu;
+  b.global_cycles_reused = static_cast<double>(b.work.problem_bytes) / static_cast<double>(b.work.workgroups) /
+                           b.hbm_bytes_per_clock_per_cu;
+  b.limiter = "MFMA";
+  double most = b.mfma_cycles;
+  if (b.lds_cycles > most) most = b.lds_cycles, b.limiter = "LDS";
+  if (b.global_cycles_reused > most) b.limiter = "global memory";
+  return b;
+}
+
 }  // namespace
 
-DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std::optional<CompiledFacts>& compiled) {
+DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std::optional<CompiledFacts>& compiled,
+                          const std::optional<std::vector<long long>>& shape) {
   if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end())
     throw std::invalid_argument(spec.name + " is not built for " + a.name);
   DesignReport rep;
@@ -69,6 +102,14 @@ DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std
     rep.notes = rep.occupancy->notes;
   } else {
     rep.limited_by = "unknown (no compiled code object: registers are the compiler's)";
+  }
+  if (spec.work) {
+    const std::vector<long long> sh = shape ? *shape : spec.example_shapes.at(0);
+    const std::string broken = spec.shape_violations(sh);
+    if (!broken.empty()) throw std::invalid_argument(broken);
+    rep.bound = bound_of(spec, a, sh, rep.accesses);
+  } else if (shape) {
+    throw std::invalid_argument(spec.name + " takes no shape (a microbenchmark: its pattern is chosen at launch)");
   }
   return rep;
 }

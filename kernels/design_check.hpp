@@ -29,6 +29,23 @@ struct CompiledFacts {
   int max_workgroup_size = 0;
 };
 
+// The per-workgroup bound for a shape: how long each resource would take if
+// it alone limited the workgroup.  MFMA: its instructions' cycles spread over
+// the SIMDs the workgroup's waves occupy; LDS: the designed accesses' cycles
+// (one pass per clock per CU) times their repeats; global: bytes at this CU's
+// share of HBM bandwidth, twice — the workgroup's own traffic with no cache
+// reuse (an upper bound on that time), and its share of the problem's bytes
+// each moved once (perfect L2/MALL reuse, the lower bound).  The limiter is
+// the largest of MFMA, LDS and the lower global bound: a design limited by
+// global memory even then is memory-bound on any cache.
+struct TileBound {
+  std::vector<long long> shape;
+  TileWork work;
+  double mfma_cycles = 0, lds_cycles = 0, global_cycles = 0, global_cycles_reused = 0;
+  double hbm_bytes_per_clock_per_cu = 0;
+  std::string limiter;  // "MFMA", "LDS", "global memory"
+};
+
 struct DesignReport {
   std::string kernel, arch;
   long long lds_bytes = 0, lds_capacity = 0;
@@ -39,11 +56,15 @@ struct DesignReport {
   std::string limited_by;                      // what limits occupancy, or why unknown
   std::vector<std::string> problems;           // empty: the design is clean
   std::vector<std::string> notes;              // assumed arch figures used
+  std::optional<TileBound> bound;              // when the spec describes its work
 };
 
-// Throws std::invalid_argument when the spec is not for this arch, or an
-// access names an instruction the arch file does not describe.
+// Throws std::invalid_argument when the spec is not for this arch, the shape
+// breaks the spec's rules (the message names them), or an access names an
+// instruction the arch file does not describe.  No shape: the spec's first
+// example shape.
 DesignReport design_check(const KernelSpec& spec, const arch::Arch& a,
-                          const std::optional<CompiledFacts>& compiled = std::nullopt);
+                          const std::optional<CompiledFacts>& compiled = std::nullopt,
+                          const std::optional<std::vector<long long>>& shape = std::nullopt);
 
 }  // namespace tilelab::kernels

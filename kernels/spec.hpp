@@ -48,6 +48,16 @@ struct LdsAccess {
   std::uint64_t active = ~0ull;               // when !tv
 };
 
+// One workgroup's work for a problem shape, for the per-tile bound.
+struct TileWork {
+  long long workgroups = 0;
+  std::string mfma;                // the MFMA instruction ("" when none)
+  long long mfma_per_workgroup = 0;  // wave-level MFMA instructions, all waves together
+  long long lds_repeats = 0;       // times the designed LDS accesses repeat (pipeline steps)
+  long long global_bytes = 0;      // bytes the workgroup reads and writes in global memory
+  long long problem_bytes = 0;     // bytes of the whole problem, each read or written once
+};
+
 struct ShapeRule {
   std::string text;  // "K % 64 == 0"
   std::function<bool(const std::vector<long long>&)> holds;
@@ -74,7 +84,10 @@ struct KernelSpec {
 
   std::vector<std::string> shape_dims;       // {"M", "N", "K"}
   std::vector<ShapeRule> shape_rules;
-  std::vector<std::vector<long long>> example_shapes;
+  std::vector<std::vector<long long>> example_shapes;  // the first is the default for `tilelab check`
+  // The work of one workgroup for a supported shape on an arch; empty for the
+  // microbenchmarks (their work is chosen at launch).
+  std::function<TileWork(const std::vector<long long>& shape, const std::string& arch)> work;
 
   long long lds_bytes() const;
   int waves(int wave_size) const { return (threads_per_block + wave_size - 1) / wave_size; }

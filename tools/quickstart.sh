@@ -29,11 +29,16 @@ for smem in '(64,64):(64,1)' 'Sw<3,3,3> o (64,64):(64,1)'; do
 done
 echo
 build/bin/tilelab compare results/quickstart.h5 row-major swizzled | tail -2
-echo "wrote results/quickstart.h5"
 
-# The same design in a real kernel: gemm_bf16, compiled offline for gfx950,
-# checked from its layout spec and its code object.
+# The kernel suite: compiled offline for gfx950 (clang, no GPU), each kernel's
+# design checked at its default shape from its spec and its code object, and
+# every check recorded as a design run in results/quickstart.h5.
 echo
-echo "== tilelab check gemm_bf16 (kernels/gemm_bf16, build/kernels/gfx950/gemm_bf16.hsaco)"
-build/bin/tilelab check gemm_bf16 | grep -E "on gfx950|MFMA operand read|compiled|occupancy"
+echo "== tilelab compile all --arch gfx950"
+build/bin/tilelab compile all --arch gfx950 | grep -E "^[a-z_0-9]+ \(amdgcn" | sed 's/^/  compiled /'
+echo
+echo "== tilelab check --summary (gfx950)"
+build/bin/tilelab check --summary --record results/quickstart.h5
+echo
 build/bin/tilelab disasm build/kernels/gfx950/gemm_bf16.hsaco --summary | grep -E "instructions:|loop 1"
+echo "wrote results/quickstart.h5"

@@ -12,10 +12,19 @@ KernelSpec grouped_gemm_bf16_spec() {
   s.block_tile =
       "128 x 128 x 64 per workgroup over the groups' stacked rows; workgroup y takes rows 128y..128y+127, which lie "
       "in one group (every M_g % 128 == 0): the last g with row_offsets[g] <= 128y";
-  s.shape_dims = {"G", "N", "K"};
-  s.shape_rules = {{"N % 128 == 0", [](const auto& v) { return v[1] % 128 == 0; }},
-                   {"K % 64 == 0", [](const auto& v) { return v[2] % 64 == 0; }}};
-  s.example_shapes = {{4, 256, 128}, {8, 512, 512}, {1, 128, 64}};
+  // For the check, G groups of M_g rows each (the kernel itself takes any
+  // multiples of 128 per group).
+  s.shape_dims = {"G", "M_g", "N", "K"};
+  s.shape_rules = {{"M_g % 128 == 0", [](const auto& v) { return v[1] % 128 == 0; }},
+                   {"N % 128 == 0", [](const auto& v) { return v[2] % 128 == 0; }},
+                   {"K % 64 == 0", [](const auto& v) { return v[3] % 64 == 0; }}};
+  s.example_shapes = {{8, 512, 4096, 2048}, {4, 128, 256, 128}, {1, 128, 128, 64}};
+  const auto dense = s.work;
+  s.work = [dense](const std::vector<long long>& v, const std::string& arch) {
+    TileWork w = dense({v[0] * v[1], v[2], v[3]}, arch);  // the tiles of a dense GEMM over the stacked rows
+    w.problem_bytes = (v[0] * v[1] + v[0] * v[2]) * v[3] * 2 + v[0] * v[1] * v[2] * 2;  // G matrices B
+    return w;
+  };
   return s;
 }
 

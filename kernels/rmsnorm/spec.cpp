@@ -27,7 +27,11 @@ KernelSpec rmsnorm_spec() {
   s.shape_dims = {"rows", "hidden"};
   s.shape_rules = {{"hidden % 8 == 0 (128-bit vectors)", [](const auto& v) { return v[1] % 8 == 0; }},
                    {"hidden <= 16384 (the row stays in registers)", [](const auto& v) { return v[1] <= 16384; }}};
-  s.example_shapes = {{4, 2048}, {16, 4096}, {3, 16384}, {7, 8}};
+  s.example_shapes = {{4096, 8192}, {4, 2048}, {16, 4096}, {3, 16384}, {7, 8}};
+  s.work = [](const std::vector<long long>& v, const std::string&) {
+    // in, out and gamma rows; the 4 wave sums written and read once per row.
+    return TileWork{v[0], "", 0, 4, 3 * v[1] * 2, v[0] * v[1] * 2 * 2 + v[1] * 2};
+  };
   return s;
 }
 

@@ -31,7 +31,12 @@ KernelSpec topk_spec(const std::string& name, int elem_bytes) {
       {"N <= 65536", [](const auto& v) { return v[1] <= 65536; }},
       {"1 <= k <= 32", [](const auto& v) { return v[2] >= 1 && v[2] <= 32; }},
       {"k <= N", [](const auto& v) { return v[2] <= v[1]; }}};
-  s.example_shapes = {{4, 1024, 8}, {2, 65536, 32}, {8, 4096, 1}, {3, 64, 32}};
+  s.example_shapes = {{1024, 32768, 8}, {4, 1024, 8}, {2, 65536, 32}, {8, 4096, 1}, {3, 64, 32}};
+  s.work = [elem_bytes](const std::vector<long long>& v, const std::string&) {
+    // the row in; k values and k indices out; per round 4 winners through LDS.
+    const long long row = v[1] * elem_bytes + v[2] * (elem_bytes + 4);
+    return TileWork{v[0], "", 0, 4 * v[2], row, v[0] * row};
+  };
   return s;
 }
 }  // namespace

@@ -249,6 +249,35 @@ TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
   }
 }
 
+// By hand, gemm_bf16 at 512x512x512 on gfx950: 16 workgroups, 8 K steps;
+// per step 4 waves x 32 MFMAs of 16 cycles on 4 SIMDs = 512 cycles; LDS per
+// step 2 x 128 (writes) + 2 x 64 (reads) = 384 cycles; global per workgroup
+// 2 x 128 x 512 x 2 bytes in + 128 x 128 x 2 out = 294912 bytes.
+TEST(DesignCheck, PerTileBoundByHand) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const DesignReport r = design_check(find_spec("gemm_bf16"), a, std::nullopt, std::vector<long long>{512, 512, 512});
+  ASSERT_TRUE(r.bound);
+  EXPECT_EQ(r.bound->work.workgroups, 16);
+  EXPECT_EQ(r.bound->mfma_cycles, 8 * 512);
+  EXPECT_EQ(r.bound->lds_cycles, 8 * 384);
+  EXPECT_EQ(r.bound->work.global_bytes, 294912);
+  // 8 TB/s over 256 CUs at 2.4 GHz = 13.02 bytes per clock per CU.
+  EXPECT_NEAR(r.bound->hbm_bytes_per_clock_per_cu, 8e12 / (256 * 2.4e9), 1e-9);
+  // Perfect reuse: (A + B + C) = (512*512*2)*2 + 512*512*2 bytes over 16 workgroups.
+  EXPECT_NEAR(r.bound->global_cycles_reused, (3.0 * 512 * 512 * 2 / 16) / (8e12 / (256 * 2.4e9)), 1e-6);
+  EXPECT_EQ(r.bound->limiter, "global memory");  // 7550 > 4096: a small GEMM
+  const DesignReport big = design_check(find_spec("gemm_bf16"), a);  // default 4096^3
+  EXPECT_EQ(big.bound->limiter, "MFMA");
+  try {
+    design_check(find_spec("gemm_bf16"), a, std::nullopt, std::vector<long long>{500, 512, 512});
+    FAIL() << "bad shape accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "gemm_bf16 needs M % 128 == 0");
+  }
+  EXPECT_THROW(design_check(find_spec("stream_copy"), a, std::nullopt, std::vector<long long>{1}),
+               std::invalid_argument);
+}
+
 TEST(DesignCheck, CodeObjectDisagreementIsAProblem) {
   const arch::Arch a = arch::load_arch("gfx950");
   const KernelSpec& spec = find_spec("gemm_bf16");

@@ -66,6 +66,28 @@ run check --arch gfx942
 contains "check gfx942" "15 kernel(s) checked on gfx942, 0 with problems" "$out"
 run check gemm_bf16 --code-objects "$tmp/none"
 contains "check without code object" "occupancy: unknown (no compiled code object" "$out"
+run check gemm_bf16 --shape 512,512,512
+contains "check shape bound" "per workgroup at M=512,N=512,K=512 (16 workgroups): MFMA 4096 cycles, LDS 3072 cycles" "$out"
+contains "check shape limiter" "likely limiter: global memory" "$out"
+run check gemm_bf16 --shape 500,512,512
+check "check bad shape exit" 2 "$rc"
+contains "check bad shape" "error: gemm_bf16 needs M % 128 == 0" "$err"
+run check gemm_bf16 --shape 512,x,512
+contains "check shape not a number" "error: --shape: 'x' is not an integer" "$err"
+run check --shape 512,512,512
+check "check shape without kernel" 2 "$rc"
+run check gemm_bf16 --json
+contains "check json" '"kernel":"gemm_bf16","arch":"gfx950","clean":true,"lds_bytes":65536' "$out"
+contains "check json bound" '"limiter":"MFMA"' "$out"
+run check --summary
+contains "check summary row" "gemm_bf16                  clean      65536         0  2 WG/CU, 2 w/SIMD      MFMA           M=4096,N=4096,K=4096" "$out"
+run check --summary --record "$tmp/d.h5"
+check "check record exit" 0 "$rc"
+run runs list "$tmp/d.h5"
+contains "check recorded" "design-gemm_bf16-gfx950" "$out"
+run check gemm_bf16 --record "$tmp/d.h5" --run-id mine
+run runs show "$tmp/d.h5" mine
+contains "check recorded run" "gemm_bf16" "$out"
 run check gemm_f16
 check "check unknown exit" 2 "$rc"
 contains "check unknown" "error: no kernel named 'gemm_f16'" "$err"

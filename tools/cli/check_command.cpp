@@ -1,12 +1,18 @@
 // `tilelab check`: the design check of every kernel spec (or one), on an
 // architecture: LDS use, exact bank conflicts of each designed access,
-// occupancy from the compiled code object, and spec/code-object agreement.
+// occupancy from the compiled code object, spec/code-object agreement, and
+// the per-tile bound for a problem shape.
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "traces/store.hpp"
 
 namespace tilelab::cli {
 
@@ -21,6 +27,19 @@ std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& 
   const isa::Kernel& k = co.kernel(spec.name);
   return kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
                                 k.private_segment_fixed_size, k.max_flat_workgroup_size};
+}
+
+std::string shape_text(const kernels::KernelSpec& spec, const std::vector<long long>& shape) {
+  std::string s;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + spec.shape_dims[i] + "=" + std::to_string(shape[i]);
+  return s;
+}
+
+std::string cycles(double c) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", c);
+  return buf;
 }
 
 void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
@@ -46,27 +65,157 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
               << r.occupancy->waves_per_simd << " waves/SIMD; limited by " << r.limited_by << "\n";
   else
     std::cout << "  occupancy: " << r.limited_by << "\n";
+  if (r.bound) {
+    const auto& b = *r.bound;
+    std::cout << "  per workgroup at " << shape_text(spec, b.shape) << " (" << b.work.workgroups
+              << " workgroups): MFMA " << cycles(b.mfma_cycles) << " cycles, LDS " << cycles(b.lds_cycles)
+              << " cycles, global " << cycles(b.global_cycles_reused) << " cycles with perfect cache reuse ("
+              << cycles(b.global_cycles) << " with none: " << b.work.global_bytes << " bytes) at "
+              << cycles(b.hbm_bytes_per_clock_per_cu) << " B/clock (this CU's HBM share); likely limiter: "
+              << b.limiter << "\n";
+  }
   for (const auto& p : r.problems) std::cout << "  problem: " << p << "\n";
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
+}
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) o += c;
+  }
+  return o + "\"";
+}
+
+std::string to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
+  std::ostringstream o;
+  o << "{\"kernel\":" << json_string(spec.name) << ",\"arch\":" << json_string(r.arch)
+    << ",\"clean\":" << (r.problems.empty() ? "true" : "false") << ",\"lds_bytes\":" << r.lds_bytes
+    << ",\"lds_capacity\":" << r.lds_capacity << ",\"conflict_cycles\":" << r.conflict_cycles << ",\"accesses\":[";
+  for (std::size_t i = 0; i < r.accesses.size(); ++i) {
+    const auto& a = r.accesses[i];
+    o << (i ? "," : "") << "{\"what\":" << json_string(a.what) << ",\"instruction\":" << json_string(a.instruction)
+      << ",\"instructions\":" << a.instructions << ",\"cycles\":" << a.cycles
+      << ",\"conflict_cycles\":" << a.conflict_cycles << ",\"worst_ways\":" << a.worst_ways << "}";
+  }
+  o << "]";
+  if (r.compiled)
+    o << ",\"compiled\":{\"vgprs\":" << r.compiled->vgprs << ",\"agprs\":" << r.compiled->agprs
+      << ",\"sgprs\":" << r.compiled->sgprs << ",\"lds_bytes\":" << r.compiled->lds_bytes
+      << ",\"scratch_bytes\":" << r.compiled->scratch_bytes << "}";
+  if (r.occupancy)
+    o << ",\"workgroups_per_cu\":" << r.occupancy->workgroups_per_cu
+      << ",\"waves_per_simd\":" << r.occupancy->waves_per_simd;
+  o << ",\"occupancy_limited_by\":" << json_string(r.limited_by);
+  if (r.bound) {
+    const auto& b = *r.bound;
+    o << ",\"bound\":{\"shape\":" << json_string(shape_text(spec, b.shape)) << ",\"workgroups\":" << b.work.workgroups
+      << ",\"mfma_cycles\":" << cycles(b.mfma_cycles) << ",\"lds_cycles\":" << cycles(b.lds_cycles)
+      << ",\"global_bytes\":" << b.work.global_bytes << ",\"global_cycles\":" << cycles(b.global_cycles)
+      << ",\"global_cycles_reused\":" << cycles(b.global_cycles_reused)
+      << ",\"limiter\":" << json_string(b.limiter) << "}";
+  }
+  o << ",\"problems\":[";
+  for (std::size_t i = 0; i < r.problems.size(); ++i) o << (i ? "," : "") << json_string(r.problems[i]);
+  o << "]}";
+  return o.str();
+}
+
+std::string waves(double w) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%g", w);
+  return buf;
+}
+
+// One line per kernel, for the quickstart's table.
+void print_summary_line(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-26s %-7s %8lld %9lld  %-22s %-14s %s\n", spec.name.c_str(),
+                r.problems.empty() ? "clean" : "PROBLEM", r.lds_bytes, r.conflict_cycles,
+                r.occupancy ? (std::to_string(r.occupancy->workgroups_per_cu) + " WG/CU, " +
+                               waves(r.occupancy->waves_per_simd) + " w/SIMD")
+                                  .c_str()
+                            : "?",
+                r.bound ? r.bound->limiter.c_str() : "-", r.bound ? shape_text(spec, r.bound->shape).c_str() : "-");
+  std::cout << line;
+}
+
+// The check as a design run of the trace store (traces/SCHEMA.md): one LDS
+// record per designed access, the conflict counter, the report as JSON.
+void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
+            const kernels::DesignReport& r) {
+  traces::RunInfo info;
+  info.id = run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id;
+  info.kind = "design";
+  info.kernel = spec.name;
+  info.backend = "design";
+  info.device = "design check";
+  info.arch = r.arch;
+  info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
+  info.git_revision = TILELAB_GIT_REVISION;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
+  info.compiler = "none (design check)";
+  info.config_json = to_json(spec, r);
+  traces::RunWriter w(file, info);
+  for (const auto& a : r.accesses) {
+    traces::LdsRecord l{};
+    traces::set_text(l.site, a.what);
+    traces::set_text(l.instruction, a.instruction);
+    l.worst_ways = static_cast<std::uint16_t>(a.worst_ways);
+    l.conflict_cycles = static_cast<std::uint64_t>(a.conflict_cycles);
+    l.count = static_cast<std::uint64_t>(a.instructions);
+    w.add_lds(l);
+  }
+  w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(r.conflict_cycles));
+  w.finish();
+}
+
+std::vector<long long> parse_shape(const std::string& text) {
+  std::vector<long long> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::size_t used = 0;
+    long long x = 0;
+    try {
+      x = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size()) throw std::invalid_argument("--shape: '" + item + "' is not an integer");
+    v.push_back(x);
+  }
+  return v;
 }
 }  // namespace
 
 int run_check(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--code-objects DIR]\n\n"
+      "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
+      "                     [--json | --summary] [--record FILE [--run-id ID]]\n\n"
       "The design check of each kernel's layout spec (kernels/<name>/spec.cpp), or of\n"
       "KERNEL only: the block tile and its split over waves, threads and values; every\n"
       "LDS buffer (layout, swizzle, stages) against the LDS the arch has; the exact\n"
       "bank-conflict cycles of every designed LDS access (sim/lds's model, in\n"
       "SQ_LDS_BANK_CONFLICT units); occupancy and what limits it, from the compiled\n"
-      "code object's registers (DIR/<arch>/<source>.hsaco, default: the build's); and\n"
-      "whether the code object's LDS bytes and workgroup size agree with the spec.\n"
-      "A report is 'clean' when none of these finds a problem.\n"
+      "code object's registers (DIR/<arch>/<source>.hsaco, default: the build's);\n"
+      "whether the code object's LDS bytes and workgroup size agree with the spec; and\n"
+      "the per-workgroup bound for a problem shape: MFMA cycles (the arch file's MFMA\n"
+      "table over the SIMDs the waves occupy) vs LDS cycles (the designed accesses)\n"
+      "vs global bytes at this CU's share of HBM bandwidth (with perfect cache reuse,\n"
+      "and with none), naming the likely limiter (global: the perfect-reuse figure).  --shape gives the dimensions in the spec's order (gemm:\n"
+      "M,N,K); without it, the spec's default shape.  A report is 'clean' when none\n"
+      "of the checks finds a problem.\n"
+      "--json prints one JSON object per kernel per line; --summary one table row per\n"
+      "kernel; --record adds each check to an HDF5 trace store as a design run\n"
+      "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>).\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
-      "arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "");
+  opts.add_options()("help", "")("json", "")("summary", "")("kernel", po::value<std::string>(), "")(
+      "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
+      "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
+      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
@@ -76,6 +225,10 @@ int run_check(const std::vector<std::string>& args) {
     std::cout << help;
     return kOk;
   }
+  if (vm.count("json") && vm.count("summary")) return usage_error("check", "--json and --summary exclude each other");
+  if (vm.count("shape") && !vm.count("kernel")) return usage_error("check", "--shape needs a KERNEL");
+  if (!vm["run-id"].as<std::string>().empty() && !vm.count("kernel"))
+    return usage_error("check", "--run-id needs a KERNEL (one run per id)");
   try {
     const arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
     std::vector<const kernels::KernelSpec*> specs;
@@ -85,15 +238,31 @@ int run_check(const std::vector<std::string>& args) {
       for (const auto& s : kernels::all_specs())
         if (std::find(s.archs.begin(), s.archs.end(), a.name) != s.archs.end()) specs.push_back(&s);
     }
-    int with_problems = 0;
+    std::optional<std::vector<long long>> shape;
+    if (vm.count("shape")) shape = parse_shape(vm["shape"].as<std::string>());
+    std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
     for (const auto* s : specs) {
       if (std::find(s->archs.begin(), s->archs.end(), a.name) == s->archs.end())
         return usage_error("check", s->name + " is not built for " + a.name);
-      const auto r = kernels::design_check(*s, a, compiled_facts(*s, a.name, vm["code-objects"].as<std::string>()));
-      print_report(*s, r);
-      with_problems += !r.problems.empty();
+      reports.emplace_back(s, kernels::design_check(*s, a, compiled_facts(*s, a.name, vm["code-objects"].as<std::string>()),
+                                                    shape));
     }
-    std::cout << specs.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
+    int with_problems = 0;
+    if (vm.count("summary"))
+      std::cout << "kernel                     design      LDS B  conflicts  occupancy              limiter        shape\n";
+    for (const auto& [s, r] : reports) {
+      if (vm.count("json")) {
+        std::cout << to_json(*s, r) << "\n";
+      } else if (vm.count("summary")) {
+        print_summary_line(*s, r);
+      } else {
+        print_report(*s, r);
+      }
+      with_problems += !r.problems.empty();
+      if (vm.count("record")) record(vm["record"].as<std::string>(), vm["run-id"].as<std::string>(), *s, r);
+    }
+    if (!vm.count("json"))
+      std::cout << specs.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
     return with_problems ? kFailed : kOk;
   } catch (const std::invalid_argument& e) {
     return usage_error("check", e.what());
