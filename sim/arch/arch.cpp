@@ -188,6 +188,25 @@ bool may_start_table_name(unsigned char c) {
   return c < 0x20 || c >= 0x7f || std::isalnum(c) || c == '_' || c == '-' || c == '"' || c == '\'';
 }
 
+// Length of the well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong
+// forms, no surrogates, nothing above U+10FFFF), or 0.
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto b = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+  const unsigned c = b(0);
+  auto cont = [&](std::size_t k) { return (b(k) & 0xc0) == 0x80; };
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+    return b(1) >= lo && b(1) <= hi && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    return b(1) >= lo && b(1) <= hi && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
 bool first_on_line(const std::string& text, std::size_t i) {
   while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
   return i == 0 || text[i - 1] == '\n';
@@ -200,6 +219,16 @@ void check_characters(const std::string& text, const std::string& file) {
   int array_depth = 0;
   auto fail = [&](const std::string& what) { throw ArchError(file + ":" + std::to_string(line) + ": " + what); };
   auto at = [&](std::size_t i, const char* s) { return text.compare(i, std::strlen(s), s) == 0; };
+  // TOML text is UTF-8; toml++ 3.3 reaches an unreachable point on some
+  // malformed sequences inside strings (found by fuzzing), so they are refused first.
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(i), '\n'));
+      fail("malformed UTF-8 at byte " + std::to_string(i));
+    }
+    i += n;
+  }
   for (std::size_t i = 0; i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {

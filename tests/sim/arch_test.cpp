@@ -99,6 +99,10 @@ TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
   // A line-leading bracket before a character no key can start with (toml++ 3.3 assumes it away).
   EXPECT_EQ(error_of("[?"), "test.toml:1: '?' cannot start a table name");
   EXPECT_EQ(error_of("name = \"x\"\n  [[ ?x]]\n"), "test.toml:2: '?' cannot start a table name");
+  // Text must be well-formed UTF-8, even in strings and comments.
+  EXPECT_EQ(error_of("name = \"x\"\ndescription = \"\xdbt\"\n"), "test.toml:2: malformed UTF-8 at byte 26");
+  EXPECT_EQ(error_of("# \xc0\xaf overlong\n"), "test.toml:1: malformed UTF-8 at byte 2");
+  EXPECT_EQ(error_of("# \xed\xa0\x80 surrogate\n"), "test.toml:1: malformed UTF-8 at byte 2");
   // In comments and strings non-ASCII text is fine.
   EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
 }
