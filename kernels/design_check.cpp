@@ -46,7 +46,8 @@ TileBound bound_of(const KernelSpec& spec, const arch::Arch& a, const std::vecto
     const auto it = std::find_if(a.mfma.begin(), a.mfma.end(), [&](const auto& m) { return m.name == b.work.mfma; });
     if (it == a.mfma.end()) throw std::invalid_argument(a.name + " describes no " + b.work.mfma);
     const int simds = std::min(spec.waves(a.wave_size), a.simds_per_cu);
-    b.mfma_cycles = static_cast<double>(b.work.mfma_per_workgroup) * it->cycles / simds;
+    b.mfma_cycles = static_cast<double>(b.work.mfma_per_workgroup) *
+                    (b.work.mfma_fp6_fp4 ? it->cycles_fp6_fp4 : it->cycles) / simds;
   }
   double lds = 0;
   for (const auto& acc : accesses) lds += static_cast<double>(acc.cycles);

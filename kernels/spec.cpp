@@ -45,6 +45,7 @@ const std::vector<KernelSpec>& all_specs() {
     s.push_back(gemm_bf16_spec());
     s.push_back(grouped_gemm_bf16_spec());
     s.push_back(gemm_mxfp8_spec());
+    s.push_back(gemm_mxfp4_spec());
     for (auto& m : micro_specs()) s.push_back(std::move(m));
     return s;
   }();

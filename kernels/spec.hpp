@@ -53,6 +53,7 @@ struct TileWork {
   long long workgroups = 0;
   std::string mfma;                // the MFMA instruction ("" when none)
   long long mfma_per_workgroup = 0;  // wave-level MFMA instructions, all waves together
+  bool mfma_fp6_fp4 = false;       // f8f6f4 MFMA with neither operand FP8 (its shorter cycle count)
   long long lds_repeats = 0;       // times the designed LDS accesses repeat (pipeline steps)
   long long global_bytes = 0;      // bytes the workgroup reads and writes in global memory
   long long problem_bytes = 0;     // bytes of the whole problem, each read or written once
@@ -106,6 +107,7 @@ std::vector<KernelSpec> topk_specs();
 KernelSpec gemm_bf16_spec();
 KernelSpec grouped_gemm_bf16_spec();
 KernelSpec gemm_mxfp8_spec();
+KernelSpec gemm_mxfp4_spec();
 std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels

@@ -39,7 +39,7 @@ KernelSpec gemm_mxfp8_spec() {
   s.work = [](const std::vector<long long>& v, const std::string&) {
     const long long steps = v[2] / 128;
     // Per K step: 4 waves x 4 x 4 MFMAs; operands 1 byte per element plus a scale byte per 32.
-    return TileWork{(v[0] / 128) * (v[1] / 128), "v_mfma_scale_f32_16x16x128_f8f6f4", steps * 4 * 16, steps,
+    return TileWork{(v[0] / 128) * (v[1] / 128), "v_mfma_scale_f32_16x16x128_f8f6f4", steps * 4 * 16, false, steps,
                     (128 + 128) * v[2] + (128 + 128) * (v[2] / 32) + 128 * 128 * 2,
                     (v[0] + v[1]) * (v[2] + v[2] / 32) + v[0] * v[1] * 2};
   };

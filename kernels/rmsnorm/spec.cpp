@@ -30,7 +30,7 @@ KernelSpec rmsnorm_spec() {
   s.example_shapes = {{4096, 8192}, {4, 2048}, {16, 4096}, {3, 16384}, {7, 8}};
   s.work = [](const std::vector<long long>& v, const std::string&) {
     // in, out and gamma rows; the 4 wave sums written and read once per row.
-    return TileWork{v[0], "", 0, 4, 3 * v[1] * 2, v[0] * v[1] * 2 * 2 + v[1] * 2};
+    return TileWork{v[0], "", 0, false, 4, 3 * v[1] * 2, v[0] * v[1] * 2 * 2 + v[1] * 2};
   };
   return s;
 }

@@ -361,13 +361,14 @@ Arch parse_arch(const std::string& text, const std::string& file) {
       std::string path = "mfma." + std::string(k.str());
       if (!v.is_table()) r.fail(&v, path, "must be a table");
       const toml::table& t = *v.as_table();
-      r.only(t, path, {"m", "n", "k", "cycles", "source"});
+      r.only(t, path, {"m", "n", "k", "cycles", "cycles_fp6_fp4", "source"});
       MfmaInstruction i;
       i.name = std::string(k.str());
       i.m = static_cast<int>(r.integer(t, path, "m"));
       i.n = static_cast<int>(r.integer(t, path, "n"));
       i.k = static_cast<int>(r.integer(t, path, "k"));
       i.cycles = static_cast<int>(r.integer(t, path, "cycles"));
+      i.cycles_fp6_fp4 = t.contains("cycles_fp6_fp4") ? static_cast<int>(r.integer(t, path, "cycles_fp6_fp4")) : i.cycles;
       i.source = r.string(t, path, "source");
       mfma.emplace_back(v.source().begin.line, i);
     }
@@ -424,8 +425,9 @@ std::string describe(const Arch& a) {
   }
   if (!a.mfma.empty()) o << "MFMA instructions (per wave):\n";
   for (const MfmaInstruction& m : a.mfma)
-    o << "  " << m.name << ": " << m.m << "x" << m.n << "x" << m.k << ", " << m.cycles << " cycles  (" << m.source
-      << ")\n";
+    o << "  " << m.name << ": " << m.m << "x" << m.n << "x" << m.k << ", " << m.cycles << " cycles"
+      << (m.cycles_fp6_fp4 != m.cycles ? " (" + std::to_string(m.cycles_fp6_fp4) + " with FP6/FP4 operands)" : "")
+      << "  (" << m.source << ")\n";
   return o.str();
 }
 

@@ -37,6 +37,7 @@ struct MfmaInstruction {
   std::string name;
   int m = 0, n = 0, k = 0;
   int cycles = 0;
+  int cycles_fp6_fp4 = 0;  // the f8f6f4 forms with neither operand FP8; else equal to cycles
   std::string source;
 };
 

@@ -228,23 +228,25 @@ TEST(Specs, ShapeRules) {
 
 TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
   for (const std::string name : {"gfx950", "gfx942"})
-  for (const std::string kernel : {"gemm_bf16", "grouped_gemm_bf16", "gemm_mxfp8"}) {
-    if (kernel == "gemm_mxfp8" && name == "gfx942") continue;
+  for (const std::string kernel : {"gemm_bf16", "grouped_gemm_bf16", "gemm_mxfp8", "gemm_mxfp4"}) {
+    if (kernel.starts_with("gemm_mx") && name == "gfx942") continue;
     const arch::Arch a = arch::load_arch(name);
     KernelSpec spec = find_spec(kernel);
     const DesignReport clean = design_check(spec, a);
     EXPECT_EQ(clean.conflict_cycles, 0) << name;
     EXPECT_TRUE(clean.problems.empty()) << name;
     ASSERT_EQ(clean.accesses.size(), 4u);
-    for (const auto& acc : clean.accesses) EXPECT_EQ(acc.instructions, 16) << acc.what;  // 16 KiB tile / 1 KiB per wave instruction
-    EXPECT_EQ(clean.lds_bytes, 65536);
+    for (const auto& acc : clean.accesses)  // the tile's bytes / 1 KiB per wave instruction
+      EXPECT_EQ(acc.instructions, kernel == "gemm_mxfp4" ? 8 : 16) << acc.what;
+    EXPECT_EQ(clean.lds_bytes, kernel == "gemm_mxfp4" ? 32768 : 65536);
     for (auto& b : spec.lds) b.swizzle.reset();
     const DesignReport plain = design_check(spec, a);
     // Unswizzled, every 16 lanes of an operand read hit a 128-byte row
     // stride: the reads conflict, the row-wise writes still do not.
     EXPECT_EQ(plain.accesses[0].conflict_cycles, 0);
     EXPECT_GT(plain.accesses[2].conflict_cycles, 0);
-    EXPECT_EQ(plain.conflict_cycles, name == "gfx950" ? 384 : 768) << name;
+    // (the FP4 tile's 64-byte rows conflict half as often: 32 cycles per tile read)
+    EXPECT_EQ(plain.conflict_cycles, kernel == "gemm_mxfp4" ? 64 : name == "gfx950" ? 384 : 768) << name;
     EXPECT_FALSE(plain.problems.empty());
   }
 }
@@ -274,6 +276,10 @@ TEST(DesignCheck, PerTileBoundByHand) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "gemm_bf16 needs M % 128 == 0");
   }
+  // One K step of 128: 64 scaled MFMAs on 4 SIMDs, 32 cycles each with FP8 operands, 16 with FP4.
+  const std::vector<long long> one_step{128, 128, 128};
+  EXPECT_EQ(design_check(find_spec("gemm_mxfp8"), a, std::nullopt, one_step).bound->mfma_cycles, 64 * 32 / 4);
+  EXPECT_EQ(design_check(find_spec("gemm_mxfp4"), a, std::nullopt, one_step).bound->mfma_cycles, 64 * 16 / 4);
   EXPECT_THROW(design_check(find_spec("stream_copy"), a, std::nullopt, std::vector<long long>{1}),
                std::invalid_argument);
 }

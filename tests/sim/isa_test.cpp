@@ -92,7 +92,7 @@ TEST(CodeObject, MetadataAgreesWithEverySpec) {
       EXPECT_GE((k.descriptor.vgpr_granules() + 1) * 8, k.vgpr_count + k.agpr_count);
       ++checked;
     }
-  EXPECT_EQ(checked, 32);  // 17 specs on gfx950, 15 on gfx942 (no transpose read, no scaled MFMA)
+  EXPECT_EQ(checked, 33);  // 18 specs on gfx950, 15 on gfx942 (no transpose read, no scaled MFMA)
 }
 
 // The argument lists as the kernel sources declare them (hidden arguments,
@@ -105,6 +105,7 @@ TEST(CodeObject, ArgumentsAreTheDeclaredOnes) {
       {"gemm_bf16", {{0, 8}, {8, 8}, {16, 8}, {24, 4}, {28, 4}, {32, 4}}},     // C, A, B, M, N, K
       {"grouped_gemm_bf16", {{0, 8}, {8, 8}, {16, 8}, {24, 8}, {32, 4}, {36, 4}, {40, 4}}},  // C, A, B, row_offsets, G, N, K
       {"gemm_mxfp8", {{0, 8}, {8, 8}, {16, 8}, {24, 8}, {32, 8}, {40, 4}, {44, 4}, {48, 4}}},  // C, A, sA, B, sB, M, N, K
+      {"gemm_mxfp4", {{0, 8}, {8, 8}, {16, 8}, {24, 8}, {32, 8}, {40, 4}, {44, 4}, {48, 4}}},
       {"lds_read_b128", {{0, 8}, {8, 4}, {12, 4}, {16, 4}}},                   // out, stride, swizzle, iters
       {"mfma_dependent_chain", {{0, 8}, {8, 4}, {12, 4}}},                     // out, seed, iters
       {"pointer_chase", {{0, 8}, {8, 8}, {16, 4}}},                            // chain, out, steps

@@ -69,8 +69,8 @@ int run_compile(const std::vector<std::string>& args) {
       "DIR/<arch>/KERNEL.hsaco (default DIR: the build's kernels/ folder) with the\n"
       "compiler and flags of the build, then reads the code object back and prints\n"
       "each kernel's registers, LDS, scratch, arguments and occupancy.\n"
-      "KERNEL is a source name: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8\n"
-      "(gfx950 only), lds_patterns, mfma_rate, global_memory.  --arch defaults to gfx950;\n"
+      "KERNEL is a source name: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8 and\n"
+      "gemm_mxfp4 (gfx950 only), lds_patterns, mfma_rate, global_memory.  --arch defaults to gfx950;\n"
       "with --arch all, gfx950-only kernels are skipped for the other arches.\n"
       "Exit status: 0 ok, 1 a compile failed, 2 bad command line.\n";
   po::options_description opts;
