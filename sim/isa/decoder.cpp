@@ -179,6 +179,8 @@ Program Decoder::decode_bytes(std::span<const std::uint8_t> bytes, std::uint64_t
     inst.pc = pc + at;
     inst.size = static_cast<std::uint8_t>(size);
     inst.opcode = mc.getOpcode();
+    const llvm::StringRef opname = d.mii->getName(mc.getOpcode());
+    inst.opcode_name = std::string_view(opname.data(), opname.size());
     const llvm::MCInstrDesc& desc = d.mii->get(mc.getOpcode());
     inst.has_literal = size > desc.getSize() && desc.getSize() > 0;
 

@@ -50,6 +50,7 @@ struct Instruction {
   bool conditional = false;  // a conditional branch
   InstClass cls = InstClass::OTHER;
   unsigned opcode = 0;       // LLVM MC opcode
+  std::string_view opcode_name;  // LLVM's name of it, e.g. V_MFMA_F32_16X16X32_BF16_vgprcd_e64 (static storage in libLLVM)
   std::int64_t target = -1;  // branch target pc; -1 when not a branch
   int block = -1;            // index into Program::blocks
   std::vector<Operand> operands;        // explicit operands, in MC order (defs first)

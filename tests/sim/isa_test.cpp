@@ -158,6 +158,7 @@ TEST(Decoder, GemmInstructionsAndOperands) {
     if (i.mnemonic() == "v_mfma_f32_16x16x32_bf16") {
       ++mfma;
       EXPECT_EQ(i.cls, InstClass::MFMA);
+      EXPECT_EQ(i.opcode_name.substr(0, 24), "V_MFMA_F32_16X16X32_BF16") << i.opcode_name;
       // vdst (4 fp32), src0 and src1 (8 bf16 = 4 registers each), src2 (4 fp32).
       ASSERT_GE(i.operands.size(), 4u);
       EXPECT_TRUE(i.operands[0].is_def);
