@@ -219,6 +219,21 @@ void check_characters(const std::string& text, const std::string& file) {
   int array_depth = 0;
   auto fail = [&](const std::string& what) { throw ArchError(file + ":" + std::to_string(line) + ": " + what); };
   auto at = [&](std::size_t i, const char* s) { return text.compare(i, std::strlen(s), s) == 0; };
+  // A backslash in a basic string must start one of TOML's escapes (b t n f r,
+  // a quote, a backslash, u or U; in multi-line strings also a line-ending
+  // backslash before blanks or the line break).
+  // toml++ 3.3 reaches __builtin_unreachable checking whether a non-ASCII
+  // character after a backslash is whitespace (e.g. U+FCFF; found by fuzzing).
+  // Returns how many characters to skip: the escape letter, or none before a
+  // line break (so that lines are still counted).
+  auto check_escape = [&](std::size_t i, bool multi) -> std::size_t {
+    const char n = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (std::strchr("btnfr\"\\uU", n) && n != '\0') return 1;
+    if (multi && (n == ' ' || n == '\t')) return 1;
+    if (multi && (n == '\n' || n == '\r')) return 0;
+    fail("invalid escape sequence in a string");
+    return 0;
+  };
   // TOML text is UTF-8; toml++ 3.3 reaches an unreachable point on some
   // malformed sequences inside strings (found by fuzzing), so they are refused first.
   for (std::size_t i = 0; i < text.size();) {
@@ -264,14 +279,14 @@ void check_characters(const std::string& text, const std::string& file) {
         break;
       case In::kComment: break;
       case In::kBasic:
-        if (c == '\\') ++i;
+        if (c == '\\') i += check_escape(i, false);
         else if (c == '"') in = In::kCode;
         break;
       case In::kLiteral:
         if (c == '\'') in = In::kCode;
         break;
       case In::kMultiBasic:
-        if (c == '\\') ++i;
+        if (c == '\\') i += check_escape(i, true);
         else if (at(i, "\"\"\"")) in = In::kCode, i += 2;
         break;
       case In::kMultiLiteral:

@@ -103,6 +103,10 @@ TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
   EXPECT_EQ(error_of("name = \"x\"\ndescription = \"\xdbt\"\n"), "test.toml:2: malformed UTF-8 at byte 26");
   EXPECT_EQ(error_of("# \xc0\xaf overlong\n"), "test.toml:1: malformed UTF-8 at byte 2");
   EXPECT_EQ(error_of("# \xed\xa0\x80 surrogate\n"), "test.toml:1: malformed UTF-8 at byte 2");
+  // Only TOML's escapes after a backslash (toml++ 3.3 is undefined on "\\" + U+FCFF).
+  EXPECT_EQ(error_of("name = \"a\\\xef\xb3\xbf\"\n"), "test.toml:1: invalid escape sequence in a string");
+  EXPECT_EQ(error_of("name = \"x\"\n\ndescription = \"\"\"a \\\n b \\q\"\"\"\n"),
+            "test.toml:4: invalid escape sequence in a string");
   // In comments and strings non-ASCII text is fine.
   EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
 }
