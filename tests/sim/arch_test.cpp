@@ -107,6 +107,8 @@ TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
   EXPECT_EQ(error_of("name = \"a\\\xef\xb3\xbf\"\n"), "test.toml:1: invalid escape sequence in a string");
   EXPECT_EQ(error_of("name = \"x\"\n\ndescription = \"\"\"a \\\n b \\q\"\"\"\n"),
             "test.toml:4: invalid escape sequence in a string");
+  EXPECT_EQ(error_of("name = \"\"\"a \\\n  \xc3\xa9\"\"\"\n"),
+            "test.toml:1: a non-ASCII character right after a line-ending backslash (not supported)");
   // In comments and strings non-ASCII text is fine.
   EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
 }
