@@ -1,0 +1,20 @@
+// The layout spec shared by the MX scaled GEMMs (gemm_mxfp8, gemm_mxfp4):
+// the same 128x128x128 block tile over 4 waves, double-buffered A and B tiles
+// in LDS, 16-byte copy chunks and operand reads; what differs is how many
+// bytes a tile row holds (K elements at 8 or 4 bits), hence the copy layout,
+// the swizzle and the MFMA operand width.
+#pragma once
+#include "kernels/spec.hpp"
+
+namespace tilelab::kernels {
+
+struct MxGemmVariant {
+  std::string name, source, summary, element;  // element: "E4M3", "E2M1 pairs"
+  int bits = 8;                                // per element
+  Swizzle swizzle;
+  std::string mfma_atom, operand_values;
+};
+
+KernelSpec mx_gemm_spec(const MxGemmVariant& v);
+
+}  // namespace tilelab::kernels
