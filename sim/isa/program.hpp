@@ -53,7 +53,8 @@ struct Instruction {
   std::string_view opcode_name;  // LLVM's name of it, e.g. V_MFMA_F32_16X16X32_BF16_vgprcd_e64 (static storage in libLLVM)
   std::int64_t target = -1;  // branch target pc; -1 when not a branch
   int block = -1;            // index into Program::blocks
-  std::vector<Operand> operands;        // explicit operands, in MC order (defs first)
+  std::vector<Operand> operands;        // explicit operands, in MC order (defs first; an absent optional
+                                        // register such as `off` left out)
   std::vector<RegRange> implicit_defs;  // e.g. SCC, VCC, EXEC
   std::vector<RegRange> implicit_uses;
   std::string text;          // as llvm-objdump prints it, without the address and encoding
