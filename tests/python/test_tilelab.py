@@ -129,3 +129,34 @@ def test_drawing_helpers_draw():
     assert ax.images[0].get_array().shape == (64, 64)
     with pytest.raises(ValueError):
         draw.tv_layout("(16,4):(1,16)", "(1,8)", colour_by="lane")
+
+
+# ---- kernels: design checks and decoded code objects ----
+
+CODE_OBJECTS = os.environ.get("TILELAB_CODE_OBJECTS", "")
+
+
+@pytest.mark.skipif(not CODE_OBJECTS, reason="TILELAB_CODE_OBJECTS names the compiled kernels")
+def test_check_and_disasm_of_the_gemm():
+    gemm = os.path.join(CODE_OBJECTS, "gfx950", "gemm_bf16.hsaco")
+    r = t.check("gemm_bf16", "gfx950", shape=(512, 512, 512), code_object=gemm)
+    assert r["clean"] and r["conflict_cycles"] == 0 and r["lds_bytes"] == 65536
+    # By hand: 8 K steps x 4 waves x 32 MFMAs x 16 cycles over 4 SIMDs; 8 x 384 LDS cycles.
+    assert r["bound"]["mfma_cycles"] == 4096 and r["bound"]["lds_cycles"] == 3072
+    assert r["waves_per_simd"] == 2
+    [k] = t.disasm(gemm)
+    assert k["name"] == "gemm_bf16" and k["lds_bytes"] == 65536
+    mfma = [i for i in k["instructions"] if i["class"] == "MFMA"]
+    assert len(mfma) == 32 and all(i["mnemonic"] == "v_mfma_f32_16x16x32_bf16" for i in mfma)
+    assert len(k["loops"]) == 1 and all(i["loop"] == 0 for i in mfma)
+    names = {s["name"] for s in t.kernels()}
+    assert {"rmsnorm_bf16", "topk_f32", "gemm_bf16", "grouped_gemm_bf16", "gemm_mxfp8", "gemm_mxfp4"} <= names
+
+
+def test_check_errors_are_value_errors():
+    with pytest.raises(ValueError, match="gemm_bf16 needs M % 128 == 0"):
+        t.check("gemm_bf16", shape=(500, 512, 512))
+    with pytest.raises(ValueError, match="no kernel named 'gemm_f16'"):
+        t.check("gemm_f16")
+    with pytest.raises(ValueError, match="not an ELF file"):
+        t.disasm(__file__)

@@ -10,6 +10,8 @@
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/occupancy.hpp"
 #include "sim/lds/swizzle_search.hpp"
+#include "kernels/design_check.hpp"
+#include "sim/isa/decoder.hpp"
 
 namespace py = pybind11;
 using namespace tilelab;
@@ -203,6 +205,10 @@ PYBIND11_MODULE(_tilelab, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const lds::ModelError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const isa::IsaError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
 
@@ -374,4 +380,111 @@ PYBIND11_MODULE(_tilelab, m) {
     }
     return out;
   }, "All scored LDS layouts for a writer and a reader, best first.");
+
+  m.def("kernels", [] {
+    py::list out;
+    for (const auto& s : kernels::all_specs()) {
+      py::dict d;
+      d["name"] = s.name;
+      d["source"] = s.source;
+      d["summary"] = s.summary;
+      d["archs"] = s.archs;
+      d["shape_dims"] = s.shape_dims;
+      out.append(d);
+    }
+    return out;
+  }, "Every kernel spec: name, source, summary, arches, shape dimensions.");
+  m.def("check", [](const std::string& kernel, const std::string& arch_name, const py::object& shape,
+                    const py::object& code_object) {
+    const kernels::KernelSpec& spec = kernels::find_spec(kernel);
+    const arch::Arch a = arch::load_arch(arch_name);
+    std::optional<kernels::CompiledFacts> compiled;
+    if (!code_object.is_none()) {
+      const isa::CodeObject co = isa::read_code_object(code_object.cast<std::string>());
+      const isa::Kernel& k = co.kernel(spec.name);
+      compiled = kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
+                                        k.private_segment_fixed_size, k.max_flat_workgroup_size};
+    }
+    std::optional<std::vector<long long>> sh;
+    if (!shape.is_none()) sh = shape.cast<std::vector<long long>>();
+    const kernels::DesignReport r = kernels::design_check(spec, a, compiled, sh);
+    py::dict d;
+    d["kernel"] = r.kernel;
+    d["arch"] = r.arch;
+    d["clean"] = r.problems.empty();
+    d["problems"] = r.problems;
+    d["lds_bytes"] = r.lds_bytes;
+    d["lds_capacity"] = r.lds_capacity;
+    d["conflict_cycles"] = r.conflict_cycles;
+    py::list accesses;
+    for (const auto& acc : r.accesses) {
+      py::dict x;
+      x["what"] = acc.what;
+      x["instruction"] = acc.instruction;
+      x["instructions"] = acc.instructions;
+      x["cycles"] = acc.cycles;
+      x["conflict_cycles"] = acc.conflict_cycles;
+      x["worst_ways"] = acc.worst_ways;
+      accesses.append(x);
+    }
+    d["accesses"] = accesses;
+    d["occupancy_limited_by"] = r.limited_by;
+    if (r.occupancy) {
+      d["workgroups_per_cu"] = r.occupancy->workgroups_per_cu;
+      d["waves_per_simd"] = r.occupancy->waves_per_simd;
+    }
+    if (r.bound) {
+      py::dict b;
+      b["shape"] = r.bound->shape;
+      b["workgroups"] = r.bound->work.workgroups;
+      b["mfma_cycles"] = r.bound->mfma_cycles;
+      b["lds_cycles"] = r.bound->lds_cycles;
+      b["global_bytes"] = r.bound->work.global_bytes;
+      b["global_cycles"] = r.bound->global_cycles;
+      b["global_cycles_reused"] = r.bound->global_cycles_reused;
+      b["limiter"] = r.bound->limiter;
+      d["bound"] = b;
+    }
+    return d;
+  }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("code_object") = py::none(),
+     "The design check of a kernel spec (as `tilelab check`); with a code object, occupancy from its registers.");
+  m.def("disasm", [](const std::string& path, const py::object& kernel) {
+    const isa::CodeObject co = isa::read_code_object(path);
+    const isa::Decoder dec(co.arch);
+    py::list out;
+    for (const auto& k : co.kernels) {
+      if (!kernel.is_none() && k.name != kernel.cast<std::string>()) continue;
+      const isa::Program p = dec.decode(co, k);
+      py::dict d;
+      d["name"] = k.name;
+      d["arch"] = co.arch;
+      d["vgprs"] = k.vgpr_count;
+      d["agprs"] = k.agpr_count;
+      d["sgprs"] = k.sgpr_count;
+      d["lds_bytes"] = k.group_segment_fixed_size;
+      d["scratch_bytes"] = k.private_segment_fixed_size;
+      py::list insts;
+      for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+        const auto& inst = p.instructions[i];
+        py::dict x;
+        x["pc"] = inst.pc;
+        x["size"] = inst.size;
+        x["mnemonic"] = std::string(inst.mnemonic());
+        x["text"] = inst.text;
+        x["class"] = isa::class_name(inst.cls);
+        x["block"] = inst.block;
+        x["loop"] = p.loop_of(i);
+        x["target"] = inst.target;
+        insts.append(x);
+      }
+      d["instructions"] = insts;
+      py::list loops;
+      for (const auto& l : p.loops) loops.append(py::make_tuple(l.head, l.latch, l.depth));
+      d["loops"] = loops;  // (first instruction, last instruction, depth)
+      out.append(d);
+    }
+    if (!kernel.is_none() && out.empty()) co.kernel(kernel.cast<std::string>());  // the error naming the kernels
+    return out;
+  }, py::arg("path"), py::arg("kernel") = py::none(),
+     "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
 }
