@@ -2,29 +2,35 @@
 // architecture: LDS use, exact bank conflicts of each designed access,
 // occupancy from the compiled code object, spec/code-object agreement, and
 // the per-tile bound for a problem shape.
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/cli_util.hpp"
-#include "traces/store.hpp"
+#include "tools/cli/design_run.hpp"
 
 namespace tilelab::cli {
 
 namespace {
 namespace fs = std::filesystem;
 
+// The registers and LDS of the spec's kernel in its compiled code object, if
+// there is one for this arch; each file is read once (several kernels share one).
 std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& spec, const std::string& arch,
-                                                     const std::string& dir) {
-  const fs::path file = fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco");
-  if (!fs::exists(file)) return std::nullopt;
-  const isa::CodeObject co = isa::read_code_object(file.string());
-  const isa::Kernel& k = co.kernel(spec.name);
+                                                     const std::string& dir,
+                                                     std::map<std::string, isa::CodeObject>& read) {
+  if (std::find(spec.archs.begin(), spec.archs.end(), arch) == spec.archs.end()) return std::nullopt;
+  const std::string file = (fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco")).string();
+  auto it = read.find(file);
+  if (it == read.end()) {
+    if (!fs::exists(file)) return std::nullopt;
+    it = read.emplace(file, isa::read_code_object(file)).first;
+  }
+  const isa::Kernel& k = it->second.kernel(spec.name);
   return kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
                                 k.private_segment_fixed_size, k.max_flat_workgroup_size};
 }
@@ -76,15 +82,6 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
   }
   for (const auto& p : r.problems) std::cout << "  problem: " << p << "\n";
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
-}
-
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) o += c;
-  }
-  return o + "\"";
 }
 
 std::string to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
@@ -144,18 +141,8 @@ void print_summary_line(const kernels::KernelSpec& spec, const kernels::DesignRe
 // record per designed access, the conflict counter, the report as JSON.
 void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
             const kernels::DesignReport& r) {
-  traces::RunInfo info;
-  info.id = run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id;
-  info.kind = "design";
-  info.kernel = spec.name;
-  info.backend = "design";
-  info.device = "design check";
-  info.arch = r.arch;
+  traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
   info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
-  info.git_revision = TILELAB_GIT_REVISION;
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
-  info.compiler = "none (design check)";
   info.config_json = to_json(spec, r);
   traces::RunWriter w(file, info);
   for (const auto& a : r.accesses) {
@@ -241,11 +228,10 @@ int run_check(const std::vector<std::string>& args) {
     std::optional<std::vector<long long>> shape;
     if (vm.count("shape")) shape = parse_shape(vm["shape"].as<std::string>());
     std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
+    std::map<std::string, isa::CodeObject> read;
     for (const auto* s : specs) {
-      if (std::find(s->archs.begin(), s->archs.end(), a.name) == s->archs.end())
-        return usage_error("check", s->name + " is not built for " + a.name);
-      reports.emplace_back(s, kernels::design_check(*s, a, compiled_facts(*s, a.name, vm["code-objects"].as<std::string>()),
-                                                    shape));
+      const auto compiled = compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), read);
+      reports.emplace_back(s, kernels::design_check(*s, a, compiled, shape));  // refuses a spec not for this arch
     }
     int with_problems = 0;
     if (vm.count("summary"))

@@ -60,18 +60,29 @@ bool compile(const std::string& source, const std::string& arch, const fs::path&
   }
   return true;
 }
+// Sources whose instructions only gfx950 has (kernels/CMakeLists.txt).
+bool gfx950_only(const std::string& source) {
+  for (const char* o : build::kGfx950Only)
+    if (source == o) return true;
+  return false;
+}
 }  // namespace
 
 int run_compile(const std::vector<std::string>& args) {
-  const char* help =
+  std::string names;
+  for (const char* src : build::kSources) {
+    const std::string n = fs::path(src).stem().string();
+    names += (names.empty() ? "" : ", ") + n + (gfx950_only(src) ? " (gfx950 only)" : "");
+  }
+  const std::string help =
       "usage: tilelab compile KERNEL|all [--arch gfx950|gfx942|all] [--out-dir DIR]\n\n"
       "Compiles kernels/<...>/KERNEL.hip offline (no GPU, no ROCm needed) into\n"
       "DIR/<arch>/KERNEL.hsaco (default DIR: the build's kernels/ folder) with the\n"
       "compiler and flags of the build, then reads the code object back and prints\n"
       "each kernel's registers, LDS, scratch, arguments and occupancy.\n"
-      "KERNEL is a source name: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8 and\n"
-      "gemm_mxfp4 (gfx950 only), lds_patterns, mfma_rate, global_memory.  --arch defaults to gfx950;\n"
-      "with --arch all, gfx950-only kernels are skipped for the other arches.\n"
+      "KERNEL is a source name: " + names + ".\n"
+      "--arch defaults to gfx950; with --arch all, gfx950-only kernels are skipped for\n"
+      "the other arches.\n"
       "Exit status: 0 ok, 1 a compile failed, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
@@ -105,11 +116,6 @@ int run_compile(const std::vector<std::string>& args) {
     if (want == "all" || want == name) sources.push_back(s);
   }
   if (sources.empty()) return usage_error("compile", "no kernel named '" + want + "' (there are: " + known + ")");
-  auto gfx950_only = [](const std::string& s) {
-    for (const char* o : build::kGfx950Only)
-      if (s == o) return true;
-    return false;
-  };
   try {
     for (const auto& a : archs)
       for (const auto& s : sources) {

@@ -1,13 +1,12 @@
 // `tilelab lds`: the bank-conflict cost of LDS instructions, from per-lane
 // addresses or from a thread-value layout over an LDS layout.
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/tile_access.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/design_run.hpp"
 #include "tools/cli/lds_report.hpp"
 #include "traces/store.hpp"
 
@@ -96,32 +95,13 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
   return kOk;
 }
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) o += c;
-  }
-  return o + "\"";
-}
-
 // The check as a design run of the trace store (traces/SCHEMA.md).
 void record(const std::string& file, const std::string& run_id, const arch::Arch& a, const lds::BankModel& model,
             const std::vector<std::string>& tv_args, const std::string& smem_text, int elem_bytes,
             const IntTuple& tile, const lds::TileReport& rep) {
   const arch::LdsInstruction& ins = model.instruction();
-  traces::RunInfo info;
-  info.id = run_id.empty() ? "design-" + ins.name : run_id;
-  info.kind = "design";
-  info.kernel = "lds-tile";
-  info.backend = "design";
-  info.device = "design check";
-  info.arch = a.name;
+  traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + ins.name : run_id, "lds-tile", a.name);
   info.problem_shape = "tile=" + to_string(tile);
-  info.git_revision = TILELAB_GIT_REVISION;
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
-  info.compiler = "none (design check)";
   info.config_json = "{\"inst\":" + json_string(ins.name) + ",\"thr\":" + json_string(tv_args[0]) +
                      ",\"val\":" + json_string(tv_args[1]) + ",\"smem\":" + json_string(smem_text) +
                      ",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
