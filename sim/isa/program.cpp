@@ -89,7 +89,14 @@ bool falls_through(const Instruction& inst) {
 namespace {
 // Immediate dominators by Cooper, Harvey and Kennedy's iterative algorithm
 // over reverse post-order; idom[b] == -1 for blocks unreachable from entry.
-std::vector<int> dominators(const Program& p, std::vector<int>& rpo_index) {
+std::vector<std::vector<int>> predecessors(const Program& p) {
+  std::vector<std::vector<int>> preds(p.blocks.size());
+  for (std::size_t b = 0; b < p.blocks.size(); ++b)
+    for (int s : p.blocks[b].successors) preds[s].push_back(static_cast<int>(b));
+  return preds;
+}
+
+std::vector<int> dominators(const Program& p, const std::vector<std::vector<int>>& preds) {
   const int n = static_cast<int>(p.blocks.size());
   std::vector<int> order;  // post-order
   std::vector<char> seen(n, 0);
@@ -112,11 +119,8 @@ std::vector<int> dominators(const Program& p, std::vector<int>& rpo_index) {
     }
   }
   std::reverse(order.begin(), order.end());
-  rpo_index.assign(n, -1);
+  std::vector<int> rpo_index(n, -1);
   for (int i = 0; i < static_cast<int>(order.size()); ++i) rpo_index[order[i]] = i;
-  std::vector<std::vector<int>> preds(n);
-  for (int b = 0; b < n; ++b)
-    for (int s : p.blocks[b].successors) preds[s].push_back(b);
   std::vector<int> idom(n, -1);
   if (!n) return idom;
   idom[0] = 0;
@@ -156,12 +160,9 @@ bool dominates(const std::vector<int>& idom, int a, int b) {
 // latch; the loop is every block that reaches a latch without passing the
 // head.  Back edges sharing a head form one loop.
 void find_loops(Program& p) {
-  std::vector<int> rpo;
-  const std::vector<int> idom = dominators(p, rpo);
+  const std::vector<std::vector<int>> preds = predecessors(p);
+  const std::vector<int> idom = dominators(p, preds);
   const int n = static_cast<int>(p.blocks.size());
-  std::vector<std::vector<int>> preds(n);
-  for (int b = 0; b < n; ++b)
-    for (int s : p.blocks[b].successors) preds[s].push_back(b);
   std::vector<std::pair<int, std::vector<char>>> bodies;  // head block, membership
   for (int b = 0; b < n; ++b)
     for (int h : p.blocks[b].successors) {
