@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "sim/lds/bank_model_avx512.hpp"
+
 namespace tilelab::lds {
 
 BankModel::PassLanes BankModel::lanes_of(std::uint64_t mask) {
@@ -11,7 +13,22 @@ BankModel::PassLanes BankModel::lanes_of(std::uint64_t mask) {
   return p;
 }
 
-BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins)
+std::vector<avx512::VectorPass> BankModel::vector_passes(const std::vector<PassLanes>& passes) {
+  std::vector<avx512::VectorPass> out;
+  for (const auto& p : passes) {
+    avx512::VectorPass v;
+    v.mask = p.mask;
+    for (int k = 0; k < p.count; ++k) v.lane[k] = p.lane[k];
+    out.push_back(v);
+  }
+  return out;
+}
+
+BankModel::~BankModel() = default;
+BankModel::BankModel(const BankModel&) = default;
+BankModel& BankModel::operator=(const BankModel&) = default;
+
+BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins, Path path)
     : ins_(ins), wave_size_(a.wave_size), period_(ins.bank_period), words_(ins.bytes / 4) {
   unit_path_ = std::has_single_bit(static_cast<unsigned>(ins.bytes));
   if (unit_path_) {
@@ -41,6 +58,16 @@ BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins)
   if (wave_fast_)
     for (std::size_t p = 0; p < ins.phases.size(); ++p)
       for (int l : ins.phases[p]) lane_bit_base_[l] = static_cast<std::uint8_t>(p * groups);
+  static const bool cpu_has_avx512 = avx512::supported();
+  auto fits = [](const std::vector<PassLanes>& ps) {
+    for (const auto& p : ps)
+      if (p.count > 16) return false;
+    return true;
+  };
+  if (path == Path::fastest && cpu_has_avx512 && unit_path_ && fits(phase_passes_) && fits(merged_passes_)) {
+    vector_phases_ = vector_passes(phase_passes_);
+    vector_merged_ = vector_passes(merged_passes_);
+  }
 }
 
 // The warp's active lanes pair up, all by the same rule — lane l with l^1,
@@ -235,6 +262,11 @@ Analysis BankModel::analyze(std::span<const std::uint32_t> addresses, std::uint6
   const std::vector<PassLanes>& passes =
       !merged_passes_.empty() && lanes_pair_up(addresses, active) ? merged_passes_ : phase_passes_;
   Analysis r;
+  if (vector_path()) {
+    avx512::analyze_passes(&passes == &phase_passes_ ? vector_phases_ : vector_merged_, addresses, active,
+                           unit_shift_, group_mask_, words_, r);
+    return r;
+  }
   // The common case in one loop over the wave: every lane active and no two
   // lanes of a phase in one bank group, so every pass costs one clock.
   if (wave_fast_ && &passes == &phase_passes_ && active == lanes_mask) {

@@ -39,12 +39,25 @@ struct Analysis {
   int max_ways = 0;
 };
 
+namespace avx512 {
+struct VectorPass;
+}
+
 class BankModel {
  public:
-  BankModel(const arch::Arch& a, const arch::LdsInstruction& ins);
+  // fastest: the AVX-512 path where the CPU has it and every pass has at most
+  // 16 lanes of a power-of-two width; scalar: always the portable path.  Both
+  // give identical analyses.
+  enum class Path { fastest, scalar };
+
+  BankModel(const arch::Arch& a, const arch::LdsInstruction& ins, Path path = Path::fastest);
+  ~BankModel();
+  BankModel(const BankModel&);
+  BankModel& operator=(const BankModel&);
 
   const arch::LdsInstruction& instruction() const { return ins_; }
   int wave_size() const { return wave_size_; }
+  bool vector_path() const { return !vector_phases_.empty(); }
 
   // addresses: one byte address per lane (wave_size of them); active: lane mask.
   // Throws ModelError on a misaligned address or a wrong number of addresses.
@@ -58,6 +71,7 @@ class BankModel {
     std::array<std::uint8_t, 64> lane{};
   };
   static PassLanes lanes_of(std::uint64_t mask);
+  static std::vector<avx512::VectorPass> vector_passes(const std::vector<PassLanes>& passes);
   void analyze_pass(const PassLanes& p, std::span<const std::uint32_t> addr, std::uint64_t active, Pass& out) const;
   bool lanes_pair_up(std::span<const std::uint32_t> addr, std::uint64_t active) const;
   void count_ways(const PassLanes& p, std::span<const std::uint32_t> addr, Pass& out) const;
@@ -77,6 +91,8 @@ class BankModel {
   std::array<std::uint8_t, 64> lane_bit_base_{};
   std::vector<PassLanes> phase_passes_;   // one per phase
   std::vector<PassLanes> merged_passes_;  // when lanes pair up (pair_merge); empty if the instruction has none
+  // The same passes for the vector path; empty when it does not apply.
+  std::vector<avx512::VectorPass> vector_phases_, vector_merged_;
 };
 
 class ModelError : public std::runtime_error {
