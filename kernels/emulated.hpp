@@ -1,0 +1,58 @@
+// Kernels run in the functional emulator (sim/emu) against their CPU
+// references: inputs from a seed, the kernel's own code object executed
+// instruction by instruction, the output compared element by element.
+//
+// Error metric (all kernels): max over output elements of
+// |emulated - reference| / max(|reference|, floor), floor = 1e-3 x the
+// largest |reference| of the output, so near-zero outputs are judged on the
+// output's scale.  Each kernel states its tolerance and why.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/emu/emulator.hpp"
+
+namespace tilelab::kernels {
+
+struct EmulatedRun {
+  std::string kernel, arch;
+  std::vector<long long> shape;
+  std::uint64_t seed = 0;
+  double max_rel_error = 0;
+  double tolerance = 0;
+  std::string tolerance_why;
+  bool pass = false;
+  emu::RunStats stats;
+  double seconds = 0;                  // wall time of the emulated dispatch(es)
+  std::vector<std::uint8_t> output;    // the kernel's output bytes
+};
+
+// Runs `kernel` (a spec name) for `arch` on `shape` (the spec's dims; the
+// shape rules are checked first) with inputs drawn from `seed`.  The code
+// object is DIR/<arch>/<source>.hsaco, DIR defaulting to the build's.
+// Throws std::invalid_argument for an unknown kernel, a kernel without an
+// emulated host, or a shape the kernel refuses; emu::EmuError when the
+// emulated run stops.
+EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, const std::vector<long long>& shape,
+                         std::uint64_t seed, const std::string& code_object_dir = "");
+
+// The kernels that have an emulated host (a launch description).
+std::vector<std::string> emulated_kernels();
+
+// ---- for the kernels' host files ----
+// Max relative error as defined above, over bf16 outputs.
+double max_rel_error_bf16(const std::vector<std::uint16_t>& out, const std::vector<std::uint16_t>& ref);
+double max_rel_error_f32(const std::vector<float>& out, const std::vector<float>& ref);
+std::vector<std::uint16_t> random_bf16(std::size_t n, std::uint64_t seed, float lo, float hi);
+
+struct HostResult {
+  double max_rel_error = 0, tolerance = 0;
+  std::string tolerance_why;
+  emu::RunStats stats;
+  std::vector<std::uint8_t> output;
+};
+HostResult rmsnorm_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult gemm_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+
+}  // namespace tilelab::kernels

@@ -1,0 +1,252 @@
+#include "sim/emu/emulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+#include "sim/isa/decoder.hpp"
+
+namespace tilelab::emu {
+
+const HandlerTable& handlers() {
+  static const HandlerTable table = [] {
+    HandlerTable t;
+    add_scalar_ops(t);
+    add_vector_ops(t);
+    add_memory_ops(t);
+    add_mfma_ops(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+std::string hex(std::uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+// Collects the bank-model cost of each LDS site from the lanes' addresses.
+struct Emulator::Trace : LdsTrace {
+  const arch::Arch& arch;
+  std::vector<LdsSite> sites;                          // by instruction index
+  std::vector<std::unique_ptr<lds::BankModel>> model;  // by instruction index; null: not modelled
+  std::vector<bool> seen;
+
+  Trace(const arch::Arch& a, std::size_t n) : arch(a), sites(n), model(n), seen(n, false) {}
+
+  void access(const Op& op, std::string_view instruction, const std::uint32_t* addresses,
+              std::uint64_t active) override {
+    if (!active) return;
+    LdsSite& s = sites[op.index];
+    if (!seen[op.index]) {
+      seen[op.index] = true;
+      s.pc = op.inst ? op.inst->pc : 0;
+      s.text = op.inst ? op.inst->text : op.t.mnemonic;
+      s.instruction = std::string(instruction);
+      for (const auto& ins : arch.instructions)
+        if (ins.name == s.instruction) model[op.index] = std::make_unique<lds::BankModel>(arch, ins);
+      s.modelled = model[op.index] != nullptr;
+    }
+    ++s.executions;
+    if (!model[op.index]) return;
+    try {
+      lds::Analysis a = model[op.index]->analyze(std::span<const std::uint32_t>(addresses, kLanes), active);
+      s.cycles += static_cast<std::uint64_t>(a.cycles);
+      s.conflict_cycles += static_cast<std::uint64_t>(a.conflict_cycles);
+      if (a.max_ways > s.max_ways) s.max_ways = a.max_ways;
+    } catch (const lds::ModelError&) {  // e.g. an address the bank model's alignment rule refuses
+      model[op.index].reset();
+      s.modelled = false;
+    }
+  }
+};
+
+Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const arch::Arch& arch)
+    : program_(isa::decode_kernel(co, kernel)), kernel_(co.kernel(kernel)), arch_(arch) {
+  descriptor_ = kernel_.descriptor;
+  if (co.arch != "gfx950" && co.arch != "gfx942")
+    throw EmuError(co.path + ": the emulator runs gfx950 and gfx942 code, not " + co.arch);
+  if (descriptor_.wave32()) throw EmuError(kernel + ": wave32 kernels are not emulated");
+  if (kernel_.private_segment_fixed_size) throw EmuError(kernel + ": kernels using scratch memory are not emulated");
+  const HandlerTable& table = handlers();
+  ops_.resize(program_.instructions.size());
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    const isa::Instruction& in = program_.instructions[i];
+    Op& op = ops_[i];
+    op.index = static_cast<std::uint32_t>(i);
+    op.inst = &in;
+    try {
+      op.t = parse_text(in.text);
+    } catch (const EmuError& e) {  // reported if the instruction is ever executed
+      op.t.mnemonic = op.t.base = std::string(in.mnemonic());
+      continue;
+    }
+    if (in.target >= 0) op.target = static_cast<std::int32_t>(program_.index_of(static_cast<std::uint64_t>(in.target)));
+    auto h = table.find(op.t.base);
+    if (h != table.end()) op.fn = h->second;
+  }
+}
+
+Emulator::~Emulator() = default;
+
+std::vector<std::string> Emulator::unimplemented() const {
+  std::vector<std::string> out;
+  for (const Op& op : ops_)
+    if (!op.fn && std::find(out.begin(), out.end(), op.t.base) == out.end()) out.push_back(op.t.base);
+  return out;
+}
+
+void Emulator::fail(const Op& op, const std::string& what) const {
+  throw EmuError(kernel_.name + " pc " + hex(op.inst->pc) + " (" + op.inst->text + "): " + what);
+}
+
+std::uint64_t Emulator::prepare(GlobalMemory& memory, const Launch& launch) {
+  std::size_t explicit_args = 0;
+  for (const auto& a : kernel_.args)
+    if (a.value_kind.rfind("hidden_", 0) != 0) ++explicit_args;
+  if (launch.args.size() != explicit_args)
+    throw EmuError(kernel_.name + " takes " + std::to_string(explicit_args) + " arguments, got " +
+                   std::to_string(launch.args.size()));
+  std::vector<std::uint8_t> seg(std::max<std::size_t>(kernel_.kernarg_segment_size, 64), 0);
+  std::size_t next = 0;
+  auto put = [&](const isa::KernelArg& a, std::uint64_t v) {
+    if (a.offset + a.size > seg.size() || a.size > 8) throw EmuError(kernel_.name + ": argument layout out of range");
+    std::memcpy(seg.data() + a.offset, &v, a.size);
+  };
+  for (const auto& a : kernel_.args) {
+    const std::string& k = a.value_kind;
+    if (k.rfind("hidden_", 0) != 0) put(a, launch.args[next++]);
+    else if (k == "hidden_block_count_x") put(a, launch.grid[0]);
+    else if (k == "hidden_block_count_y") put(a, launch.grid[1]);
+    else if (k == "hidden_block_count_z") put(a, launch.grid[2]);
+    else if (k == "hidden_group_size_x") put(a, launch.block[0]);
+    else if (k == "hidden_group_size_y") put(a, launch.block[1]);
+    else if (k == "hidden_group_size_z") put(a, launch.block[2]);
+    else if (k == "hidden_grid_dims") put(a, launch.grid[2] > 1 ? 3 : launch.grid[1] > 1 ? 2 : 1);
+    // Other hidden arguments (offsets, remainders, queue pointers) stay zero.
+  }
+  std::uint64_t kernarg = memory.allocate(seg.size(), kernel_.name + " kernel arguments");
+  memory.write(kernarg, seg.data(), seg.size());
+  return kernarg;
+}
+
+Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_t kernarg,
+                                              std::array<std::uint32_t, 3> id) const {
+  Workgroup wg;
+  wg.id = id;
+  wg.lds.assign(descriptor_.group_segment_fixed_size, 0);
+  std::uint32_t items = launch.block[0] * launch.block[1] * launch.block[2];
+  int waves = static_cast<int>((items + kLanes - 1) / kLanes);
+  wg.waves.resize(static_cast<std::size_t>(waves));
+  const std::uint16_t props = descriptor_.kernel_code_properties;
+  if (props & ~std::uint16_t{0x8 | 0x400})  // anything but the kernarg pointer (and wave-size bit 10)
+    if (props & 0x77) throw EmuError(kernel_.name + ": only the kernarg-pointer user SGPRs are set up by the emulator");
+  for (int n = 0; n < waves; ++n) {
+    Wave& w = wg.waves[static_cast<std::size_t>(n)];
+    w.id = n;
+    int sgpr = 0;
+    if (descriptor_.kernarg_segment_ptr()) {
+      w.s[0] = static_cast<std::uint32_t>(kernarg);
+      w.s[1] = static_cast<std::uint32_t>(kernarg >> 32);
+      sgpr = 2;
+    }
+    sgpr = descriptor_.user_sgpr_count();
+    for (int d = 0; d < 3; ++d)
+      if (descriptor_.workgroup_id_enabled(d)) w.s[static_cast<std::size_t>(sgpr++)] = id[static_cast<std::size_t>(d)];
+    bool packed = descriptor_.workitem_id_vgprs() > 0;
+    std::uint32_t* v0 = w.vgpr(0);
+    for (int l = 0; l < kLanes; ++l) {
+      std::uint32_t flat = static_cast<std::uint32_t>(n * kLanes + l);
+      if (flat >= items) break;
+      w.exec |= 1ull << l;
+      std::uint32_t x = flat % launch.block[0], y = flat / launch.block[0] % launch.block[1],
+                    z = flat / (launch.block[0] * launch.block[1]);
+      v0[l] = packed ? x | y << 10 | z << 20 : x;
+    }
+  }
+  return wg;
+}
+
+inline void Emulator::execute(Env& env, Wave& w) {
+  const Op& op = ops_[w.pc];
+  if (!op.fn) fail(op, "opcode '" + op.t.base + "' is not implemented by the emulator");
+  w.pc = op.index + 1;
+  try {
+    op.fn(w, op, env);
+  } catch (const EmuError& e) {
+    fail(op, e.what());
+  }
+  ++w.executed;
+  if (w.pc >= ops_.size() && !w.done) fail(op, "ran past the end of the kernel");
+}
+
+bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
+  Wave& w = wg.waves[static_cast<std::size_t>(n)];
+  if (w.done || w.at_barrier) return false;
+  Env env;
+  env.memory = &memory;
+  env.lds = &wg.lds;
+  env.lds_trace = trace_.get();
+  env.waves = &wg.waves;
+  env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
+  execute(env, w);
+  if (w.at_barrier || w.done) {  // release the barrier when every live wave is there
+    bool all = true, any = false;
+    for (const Wave& o : wg.waves) {
+      if (o.done) continue;
+      any = true;
+      all = all && o.at_barrier;
+    }
+    if (all && any)
+      for (Wave& o : wg.waves) o.at_barrier = false;
+  }
+  return true;
+}
+
+RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
+  trace_ = std::make_unique<Trace>(arch_, ops_.size());
+  std::uint64_t kernarg = prepare(memory, launch);
+  RunStats stats;
+  Env env;
+  env.memory = &memory;
+  env.lds_trace = trace_.get();
+  env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
+  for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
+    for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
+      for (std::uint32_t x = 0; x < launch.grid[0]; ++x) {
+        Workgroup wg = start_workgroup(launch, kernarg, {x, y, z});
+        env.lds = &wg.lds;
+        env.waves = &wg.waves;
+        for (;;) {
+          bool ran = false;
+          for (Wave& w : wg.waves) {
+            while (!w.done && !w.at_barrier) {
+              execute(env, w);
+              ran = true;
+            }
+          }
+          bool all_done = true, any_waiting = false;
+          for (const Wave& w : wg.waves) {
+            all_done = all_done && w.done;
+            any_waiting = any_waiting || w.at_barrier;
+          }
+          if (all_done) break;
+          if (any_waiting) {
+            for (Wave& w : wg.waves) w.at_barrier = false;
+            continue;
+          }
+          if (!ran) throw EmuError(kernel_.name + ": no wave can make progress");
+        }
+        ++stats.workgroups;
+        for (const Wave& w : wg.waves) stats.wave_instructions += w.executed;
+        stats.waves += wg.waves.size();
+      }
+  for (std::size_t i = 0; i < trace_->sites.size(); ++i)
+    if (trace_->seen[i]) stats.lds_sites.push_back(trace_->sites[i]);
+  return stats;
+}
+
+}  // namespace tilelab::emu

@@ -1,0 +1,97 @@
+// The functional emulator: runs a kernel's machine code, decoded from its
+// code object, on the CPU.  A dispatch is a grid of workgroups; each
+// workgroup has its LDS and its waves; each wave executes one instruction at
+// a time.  Workgroups run one after another (they cannot communicate within
+// a dispatch except through atomics, which the kernels here do not use).
+//
+// Steppable for the cycle model: start_workgroup() then step(wave) executes
+// exactly one wave-instruction of the wave the caller picks; run() is the
+// plain scheduler (each wave runs until it reaches a barrier or ends, then
+// the barrier releases when every live wave of the workgroup is there).
+//
+// Errors: an unimplemented opcode, an out-of-bounds access or an instruction
+// the emulator cannot read stops the run with EmuError, one line:
+// "KERNEL pc 0xN (instruction text): what".
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+#include "sim/emu/memory.hpp"
+#include "sim/emu/semantics.hpp"
+#include "sim/isa/code_object.hpp"
+#include "sim/isa/program.hpp"
+#include "sim/lds/bank_model.hpp"
+
+namespace tilelab::emu {
+
+struct Launch {
+  std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
+  std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup per dimension
+  // One value per explicit kernel argument, in the metadata's order:
+  // pointers as device addresses, integers and floats as their bits.
+  std::vector<std::uint64_t> args;
+};
+
+// The bank-model cost of every LDS instruction site, from the addresses the
+// lanes really used.
+struct LdsSite {
+  std::uint64_t pc = 0;
+  std::string text;         // the instruction as printed
+  std::string instruction;  // ds_read_b128, ...
+  bool modelled = false;    // false: the architecture file has no phase table for it
+  std::uint64_t executions = 0;
+  std::uint64_t cycles = 0, conflict_cycles = 0;
+  int max_ways = 0;
+};
+
+struct RunStats {
+  std::uint64_t wave_instructions = 0;
+  std::uint64_t workgroups = 0, waves = 0;
+  std::vector<LdsSite> lds_sites;  // by pc
+};
+
+class Emulator {
+ public:
+  // The kernel `kernel` of a code object for gfx950 or gfx942; `arch` is the
+  // matching description (its LDS phase tables cost the LDS accesses).
+  Emulator(const isa::CodeObject& co, const std::string& kernel, const arch::Arch& arch);
+  ~Emulator();
+
+  const isa::Program& program() const { return program_; }
+  // Mnemonics (without encoding suffix) in the kernel that have no semantics yet.
+  std::vector<std::string> unimplemented() const;
+
+  RunStats run(GlobalMemory& memory, const Launch& launch);
+
+  // ---- stepping ----
+  struct Workgroup {
+    std::array<std::uint32_t, 3> id{};
+    std::vector<Wave> waves;
+    std::vector<std::uint8_t> lds;
+  };
+  // Lays the kernel arguments into a kernarg buffer (once per launch).
+  std::uint64_t prepare(GlobalMemory& memory, const Launch& launch);
+  Workgroup start_workgroup(const Launch& launch, std::uint64_t kernarg, std::array<std::uint32_t, 3> id) const;
+  // Executes one instruction of wave `w`; false if it cannot run (done, or
+  // waiting at a barrier).  Releases the barrier when the last wave arrives.
+  bool step(GlobalMemory& memory, Workgroup& wg, int w);
+
+ private:
+  struct Trace;
+  void execute(Env& env, Wave& wave);
+  [[noreturn]] void fail(const Op& op, const std::string& what) const;
+
+  isa::Program program_;
+  std::vector<Op> ops_;
+  isa::KernelDescriptor descriptor_;
+  isa::Kernel kernel_;
+  const arch::Arch& arch_;
+  std::unique_ptr<Trace> trace_;
+};
+
+}  // namespace tilelab::emu

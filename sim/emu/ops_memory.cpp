@@ -1,0 +1,256 @@
+// Memory instructions: scalar loads, global loads/stores and LDS.  In the
+// functional model a memory instruction completes when it issues; s_waitcnt
+// has nothing to wait for.  Out-of-bounds accesses stop the run with the lane
+// and address (the caller adds kernel and pc).
+#include <bit>
+#include <cstdio>
+#include <string>
+
+#include "sim/emu/semantics.hpp"
+
+namespace tilelab::emu {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+const Operand& O(const Op& op, int i) { return op.t.ops[static_cast<std::size_t>(i)]; }
+
+std::string hex(u64 v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// ---- scalar loads: s_load_dword{,x2,x4,x8,x16} sdst, sbase, offset ----
+template <int Dwords>
+void s_load(Wave& w, const Op& op, Env& e) {
+  u64 base = scalar_u64(w, O(op, 1));
+  const Operand& off = O(op, 2);
+  u64 address = base + (off.loc == Loc::Const ? static_cast<u64>(off.value) : scalar_u32(w, off)) +
+                static_cast<u64>(static_cast<std::int64_t>(op.t.mods.offset));
+  u32 data[Dwords];
+  const std::uint8_t* p = e.memory->find(address, sizeof data);
+  if (!p) throw EmuError("scalar load of " + std::to_string(4 * Dwords) + " bytes at " + hex(address) + " is outside every buffer");
+  std::memcpy(data, p, sizeof data);
+  for (int i = 0; i < Dwords; ++i) write_scalar_u32(w, O(op, 0), data[i], i);
+}
+
+// ---- global: the address of each lane ----
+// Forms: (vaddr 64-bit, off) or (vaddr 32-bit offset, saddr 64-bit), plus the instruction offset.
+u64 lane_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std::int32_t offset) {
+  u64 a;
+  if (saddr.loc == Loc::Off) a = vector_reg(w, vaddr, 0)[l] | static_cast<u64>(vector_reg(w, vaddr, 1)[l]) << 32;
+  else a = scalar_u64(w, saddr) + vector_reg(w, vaddr, 0)[l];
+  return a + static_cast<u64>(static_cast<std::int64_t>(offset));
+}
+
+[[noreturn]] void out_of_bounds(const char* what, int bytes, int lane, u64 address) {
+  throw EmuError(std::string(what) + " of " + std::to_string(bytes) + " bytes at " + hex(address) + " (lane " +
+                 std::to_string(lane) + ") is outside every buffer");
+}
+
+// Loads of `Bytes` per lane into Dwords registers; narrower loads zero- or
+// sign-extend (Sign) or, for the d16 forms, write one half (Half: 0 low, 1 high).
+template <int Bytes, bool Sign = false, int Half = -1>
+void global_load(Wave& w, const Op& op, Env& e) {
+  const Operand &dst = O(op, 0), &vaddr = O(op, 1), &saddr = O(op, 2);
+  constexpr int dwords = Bytes < 4 ? 1 : Bytes / 4;
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    u64 a = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    const std::uint8_t* p = e.memory->find(a, Bytes);
+    if (!p) out_of_bounds("global load", Bytes, l, a);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < dwords; ++i) std::memcpy(&vector_reg(w, dst, i)[l], p + 4 * i, 4);
+    } else {
+      u32 v = 0;
+      std::memcpy(&v, p, Bytes);
+      if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
+      u32& d = vector_reg(w, dst)[l];
+      if (Half < 0) d = v;
+      else if (Half == 0) d = (d & 0xffff0000u) | (v & 0xffff);
+      else d = (d & 0xffffu) | (v << 16);
+    }
+  }
+}
+
+// Stores `Bytes` per lane from the data registers; Half 1 stores the high 16 bits (d16_hi).
+template <int Bytes, int Half = 0>
+void global_store(Wave& w, const Op& op, Env& e) {
+  const Operand &vaddr = O(op, 0), &data = O(op, 1), &saddr = O(op, 2);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    u64 a = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    std::uint8_t* p = e.memory->find(a, Bytes);
+    if (!p) out_of_bounds("global store", Bytes, l, a);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, data, i)[l], 4);
+    } else {
+      u32 v = vector_reg(w, data)[l] >> (16 * Half);
+      std::memcpy(p, &v, Bytes);
+    }
+  }
+}
+
+// ---- LDS ----
+std::uint8_t* lds_at(Env& e, u32 address, int bytes, int lane) {
+  if (static_cast<u64>(address) + static_cast<u64>(bytes) > e.lds->size())
+    throw EmuError("LDS access of " + std::to_string(bytes) + " bytes at " + hex(address) + " (lane " +
+                   std::to_string(lane) + ") is outside the workgroup's " + std::to_string(e.lds->size()) + " bytes");
+  return e.lds->data() + address;
+}
+
+void trace(Env& e, const Op& op, const u32* addresses, u64 active) {
+  if (e.lds_trace) e.lds_trace->access(op, op.t.base, addresses, active);
+}
+
+// ds_read_b{32,64,96,128} vdst, vaddr [offset:N]; ds_read_u8/u16/i8/i16 widen.
+template <int Bytes, bool Sign = false>
+void ds_read(Wave& w, const Op& op, Env& e) {
+  u32 addr[kLanes] = {};
+  const u32* va = vector_reg(w, O(op, 1));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    addr[l] = va[l] + static_cast<u32>(op.t.mods.offset);
+  }
+  trace(e, op, addr, w.exec);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    const std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), i)[l], p + 4 * i, 4);
+    } else {
+      u32 v = 0;
+      std::memcpy(&v, p, Bytes);
+      if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
+      vector_reg(w, O(op, 0))[l] = v;
+    }
+  }
+}
+
+// ds_write_b{8,16,32,64,96,128} vaddr, vdata [offset:N]; Half 1: d16_hi (high 16 bits).
+template <int Bytes, int Half = 0>
+void ds_write(Wave& w, const Op& op, Env& e) {
+  u32 addr[kLanes] = {};
+  const u32* va = vector_reg(w, O(op, 0));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    addr[l] = va[l] + static_cast<u32>(op.t.mods.offset);
+  }
+  trace(e, op, addr, w.exec);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 1), i)[l], 4);
+    } else {
+      u32 v = vector_reg(w, O(op, 1))[l] >> (16 * Half);
+      std::memcpy(p, &v, Bytes);
+    }
+  }
+}
+
+// ds_read2_b{32,64} / ds_write2_b{32,64}: two elements at offset0 and offset1 (in elements).
+template <int Bytes>
+void ds_read2(Wave& w, const Op& op, Env& e) {
+  const u32* va = vector_reg(w, O(op, 1));
+  for (int k = 0; k < 2; ++k) {
+    u32 addr[kLanes] = {};
+    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
+    trace(e, op, addr, w.exec);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      int l = std::countr_zero(ex);
+      const std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), k * Bytes / 4 + i)[l], p + 4 * i, 4);
+    }
+  }
+}
+template <int Bytes>
+void ds_write2(Wave& w, const Op& op, Env& e) {
+  const u32* va = vector_reg(w, O(op, 0));
+  for (int k = 0; k < 2; ++k) {
+    u32 addr[kLanes] = {};
+    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
+    trace(e, op, addr, w.exec);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      int l = std::countr_zero(ex);
+      std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 1 + k), i)[l], 4);
+    }
+  }
+}
+
+// ds_bpermute_b32 vdst, vaddr, vdata: lane l reads vdata of lane
+// ((vaddr[l] + offset) / 4) % 64 (the source lane's value, whether or not it
+// is active).  No LDS memory is touched.
+void ds_bpermute(Wave& w, const Op& op, Env&) {
+  const u32 *va = vector_reg(w, O(op, 1)), *data = vector_reg(w, O(op, 2));
+  u32 r[kLanes];
+  for (int l = 0; l < kLanes; ++l) r[l] = data[((va[l] + static_cast<u32>(op.t.mods.offset)) >> 2) & 63];
+  u32* d = vector_reg(w, O(op, 0));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) d[std::countr_zero(ex)] = r[std::countr_zero(ex)];
+}
+// ds_permute_b32 vdst, vaddr, vdata: lane l's vdata goes to lane (vaddr[l] + offset) / 4 % 64.
+void ds_permute(Wave& w, const Op& op, Env&) {
+  const u32 *va = vector_reg(w, O(op, 1)), *data = vector_reg(w, O(op, 2));
+  u32 r[kLanes] = {};
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    r[((va[l] + static_cast<u32>(op.t.mods.offset)) >> 2) & 63] = data[l];
+  }
+  u32* d = vector_reg(w, O(op, 0));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) d[std::countr_zero(ex)] = r[std::countr_zero(ex)];
+}
+
+}  // namespace
+
+void add_memory_ops(HandlerTable& t) {
+  t["s_load_dword"] = s_load<1>;
+  t["s_load_dwordx2"] = s_load<2>;
+  t["s_load_dwordx4"] = s_load<4>;
+  t["s_load_dwordx8"] = s_load<8>;
+  t["s_load_dwordx16"] = s_load<16>;
+  t["global_load_ubyte"] = global_load<1>;
+  t["global_load_sbyte"] = global_load<1, true>;
+  t["global_load_ushort"] = global_load<2>;
+  t["global_load_sshort"] = global_load<2, true>;
+  t["global_load_short_d16"] = global_load<2, false, 0>;
+  t["global_load_short_d16_hi"] = global_load<2, false, 1>;
+  t["global_load_dword"] = global_load<4>;
+  t["global_load_dwordx2"] = global_load<8>;
+  t["global_load_dwordx3"] = global_load<12>;
+  t["global_load_dwordx4"] = global_load<16>;
+  t["global_store_byte"] = global_store<1>;
+  t["global_store_short"] = global_store<2>;
+  t["global_store_short_d16_hi"] = global_store<2, 1>;
+  t["global_store_dword"] = global_store<4>;
+  t["global_store_dwordx2"] = global_store<8>;
+  t["global_store_dwordx3"] = global_store<12>;
+  t["global_store_dwordx4"] = global_store<16>;
+  t["ds_read_u8"] = ds_read<1>;
+  t["ds_read_i8"] = ds_read<1, true>;
+  t["ds_read_u16"] = ds_read<2>;
+  t["ds_read_i16"] = ds_read<2, true>;
+  t["ds_read_b32"] = ds_read<4>;
+  t["ds_read_b64"] = ds_read<8>;
+  t["ds_read_b96"] = ds_read<12>;
+  t["ds_read_b128"] = ds_read<16>;
+  t["ds_write_b8"] = ds_write<1>;
+  t["ds_write_b16"] = ds_write<2>;
+  t["ds_write_b16_d16_hi"] = ds_write<2, 1>;
+  t["ds_write_b32"] = ds_write<4>;
+  t["ds_write_b64"] = ds_write<8>;
+  t["ds_write_b96"] = ds_write<12>;
+  t["ds_write_b128"] = ds_write<16>;
+  t["ds_read2_b32"] = ds_read2<4>;
+  t["ds_read2_b64"] = ds_read2<8>;
+  t["ds_write2_b32"] = ds_write2<4>;
+  t["ds_write2_b64"] = ds_write2<8>;
+  t["ds_bpermute_b32"] = ds_bpermute;
+  t["ds_permute_b32"] = ds_permute;
+}
+
+}  // namespace tilelab::emu

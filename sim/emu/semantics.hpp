@@ -1,0 +1,59 @@
+// Instruction semantics: one handler per opcode, found by the mnemonic
+// without its encoding suffix (v_add_f32 for v_add_f32_e32/_e64/_sdwa).
+// Handlers are grouped by unit in ops_*.cpp; each file registers its own.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/emu/memory.hpp"
+#include "sim/emu/operands.hpp"
+#include "sim/emu/wave.hpp"
+
+namespace tilelab::isa {
+struct Instruction;
+}
+
+namespace tilelab::emu {
+
+struct Op;
+struct Env;
+using Handler = void (*)(Wave&, const Op&, Env&);
+
+// One decoded instruction, ready to execute.
+struct Op {
+  Handler fn = nullptr;  // nullptr: not implemented (the run stops here)
+  ParsedText t;
+  std::uint32_t index = 0;       // in the program
+  std::int32_t target = -1;      // branch target's index, -1 if none
+  const isa::Instruction* inst = nullptr;
+};
+
+// Per-lane LDS byte addresses of one executed LDS instruction.
+struct LdsTrace {
+  virtual ~LdsTrace() = default;
+  virtual void access(const Op& op, std::string_view instruction, const std::uint32_t* addresses,
+                      std::uint64_t active) = 0;
+};
+
+// What an instruction may touch besides its wave.
+struct Env {
+  GlobalMemory* memory = nullptr;
+  std::vector<std::uint8_t>* lds = nullptr;
+  LdsTrace* lds_trace = nullptr;
+  std::vector<Wave>* waves = nullptr;  // the workgroup (barriers)
+  int denorm_mode_32 = 3;              // FLOAT_DENORM_MODE_32: bit 0 keep input denorms, bit 1 keep outputs
+};
+
+using HandlerTable = std::unordered_map<std::string, Handler>;
+const HandlerTable& handlers();
+
+void add_scalar_ops(HandlerTable& t);
+void add_vector_ops(HandlerTable& t);
+void add_memory_ops(HandlerTable& t);
+void add_mfma_ops(HandlerTable& t);
+
+}  // namespace tilelab::emu

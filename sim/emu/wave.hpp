@@ -1,0 +1,99 @@
+// One wave's architectural state and the operand accessors every
+// instruction's semantics use.  Registers are 32-bit; a VGPR holds one value
+// per lane.  The unified vector file of gfx90a and later is kept as 256 VGPRs
+// followed by 256 AGPRs, as instructions name them (v0-v255, a0-a255).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "sim/emu/operands.hpp"
+
+namespace tilelab::emu {
+
+inline constexpr int kLanes = 64;
+inline constexpr int kSgprs = 128;
+
+struct Wave {
+  std::array<std::uint32_t, kSgprs> s{};
+  std::uint64_t vcc = 0, exec = 0;
+  std::uint32_t m0 = 0;
+  bool scc = false;
+  std::vector<std::uint32_t> v = std::vector<std::uint32_t>(512 * kLanes);  // v0..v255 then a0..a255
+  std::uint32_t pc = 0;  // index of the next instruction in the program
+  bool done = false;
+  bool at_barrier = false;
+  int id = 0;            // wave number within its workgroup
+  int priority = 0;      // s_setprio (kept for the cycle model)
+  std::uint64_t executed = 0;
+
+  std::uint32_t* vgpr(int r) { return &v[static_cast<std::size_t>(r) * kLanes]; }
+  const std::uint32_t* vgpr(int r) const { return &v[static_cast<std::size_t>(r) * kLanes]; }
+  std::uint32_t* agpr(int r) { return vgpr(256 + r); }
+};
+
+// The 32-bit register (dword `dw` of the operand) of a vector operand.
+inline std::uint32_t* vector_reg(Wave& w, const Operand& o, int dw = 0) {
+  if (o.loc == Loc::VGPR) return w.vgpr(o.index + dw);
+  if (o.loc == Loc::AGPR) return w.agpr(o.index + dw);
+  throw EmuError("expected a vector register");
+}
+
+// Dword `dw` of a scalar operand (SGPR, vcc, exec, m0, scc or a constant).
+inline std::uint32_t scalar_u32(const Wave& w, const Operand& o, int dw = 0) {
+  switch (o.loc) {
+    case Loc::SGPR: return w.s[static_cast<std::size_t>(o.index + dw)];
+    case Loc::VCC: return static_cast<std::uint32_t>(w.vcc >> (32 * (o.index + dw)));
+    case Loc::EXEC: return static_cast<std::uint32_t>(w.exec >> (32 * (o.index + dw)));
+    case Loc::M0: return w.m0;
+    case Loc::SCC: return w.scc;
+    case Loc::Const: return dw == 0 ? o.bits32() : static_cast<std::uint32_t>(o.bits64(false) >> 32);
+    default: throw EmuError("expected a scalar operand");
+  }
+}
+
+inline std::uint64_t scalar_u64(const Wave& w, const Operand& o, bool fp64 = false) {
+  if (o.loc == Loc::Const) return o.bits64(fp64);
+  if (o.loc == Loc::VCC && o.count == 2) return w.vcc;
+  if (o.loc == Loc::EXEC && o.count == 2) return w.exec;
+  return scalar_u32(w, o, 0) | static_cast<std::uint64_t>(scalar_u32(w, o, 1)) << 32;
+}
+
+inline void write_scalar_u32(Wave& w, const Operand& o, std::uint32_t value, int dw = 0) {
+  switch (o.loc) {
+    case Loc::SGPR: w.s[static_cast<std::size_t>(o.index + dw)] = value; return;
+    case Loc::VCC: {
+      int half = o.index + dw;
+      w.vcc = (w.vcc & ~(0xffffffffull << (32 * half))) | static_cast<std::uint64_t>(value) << (32 * half);
+      return;
+    }
+    case Loc::EXEC: {
+      int half = o.index + dw;
+      w.exec = (w.exec & ~(0xffffffffull << (32 * half))) | static_cast<std::uint64_t>(value) << (32 * half);
+      return;
+    }
+    case Loc::M0: w.m0 = value; return;
+    default: throw EmuError("cannot write this scalar destination");
+  }
+}
+
+inline void write_scalar_u64(Wave& w, const Operand& o, std::uint64_t value) {
+  if (o.loc == Loc::VCC && o.count == 2) w.vcc = value;
+  else if (o.loc == Loc::EXEC && o.count == 2) w.exec = value;
+  else {
+    write_scalar_u32(w, o, static_cast<std::uint32_t>(value), 0);
+    write_scalar_u32(w, o, static_cast<std::uint32_t>(value >> 32), 1);
+  }
+}
+
+// Dword `dw` of a source, per lane: vector registers in place, scalars
+// broadcast into `tmp`.
+inline const std::uint32_t* lanes_u32(Wave& w, const Operand& o, std::uint32_t* tmp, int dw = 0) {
+  if (o.loc == Loc::VGPR || o.loc == Loc::AGPR) return vector_reg(w, o, dw);
+  std::uint32_t x = scalar_u32(w, o, dw);
+  for (int l = 0; l < kLanes; ++l) tmp[l] = x;
+  return tmp;
+}
+
+}  // namespace tilelab::emu
