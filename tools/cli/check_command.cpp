@@ -35,13 +35,6 @@ std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& 
                                 k.private_segment_fixed_size, k.max_flat_workgroup_size};
 }
 
-std::string shape_text(const kernels::KernelSpec& spec, const std::vector<long long>& shape) {
-  std::string s;
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + spec.shape_dims[i] + "=" + std::to_string(shape[i]);
-  return s;
-}
-
 std::string cycles(double c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", c);
@@ -158,23 +151,6 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   w.finish();
 }
 
-std::vector<long long> parse_shape(const std::string& text) {
-  std::vector<long long> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    long long x = 0;
-    try {
-      x = std::stoll(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size()) throw std::invalid_argument("--shape: '" + item + "' is not an integer");
-    v.push_back(x);
-  }
-  return v;
-}
 }  // namespace
 
 int run_check(const std::vector<std::string>& args) {

@@ -28,5 +28,6 @@ int run_export(const std::vector<std::string>& args);
 int run_compile(const std::vector<std::string>& args);
 int run_disasm(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
+int run_sim(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

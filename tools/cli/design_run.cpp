@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <sstream>
+#include <stdexcept>
+
 namespace tilelab::cli {
 
 std::string json_string(const std::string& s) {
@@ -28,4 +31,28 @@ traces::RunInfo design_run_info(const std::string& id, const std::string& kernel
   return info;
 }
 
+std::string shape_text(const kernels::KernelSpec& spec, const std::vector<long long>& shape) {
+  std::string s;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + spec.shape_dims[i] + "=" + std::to_string(shape[i]);
+  return s;
+}
+
+std::vector<long long> parse_shape(const std::string& text) {
+  std::vector<long long> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::size_t used = 0;
+    long long x = 0;
+    try {
+      x = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size()) throw std::invalid_argument("--shape: '" + item + "' is not an integer");
+    v.push_back(x);
+  }
+  return v;
+}
 }  // namespace tilelab::cli

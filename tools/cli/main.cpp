@@ -18,6 +18,7 @@ const Command kCommands[] = {
     {"compile", "compile a kernel for gfx950/gfx942 and print its resources", &tilelab::cli::run_compile},
     {"disasm", "decode a code object: annotated listing, registers, occupancy, loops", &tilelab::cli::run_disasm},
     {"check", "design check of the kernels' layout specs: LDS, conflicts, occupancy", &tilelab::cli::run_check},
+    {"sim", "run a kernel's code object in the functional emulator against its reference", &tilelab::cli::run_sim},
     {"runs", "list and show the runs of an HDF5 trace store", &tilelab::cli::run_runs},
     {"compare", "compare two runs (simulation vs hardware) side by side", &tilelab::cli::run_compare},
     {"export", "export a run's timeline for Perfetto", &tilelab::cli::run_export},
