@@ -71,6 +71,22 @@ Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const a
     throw EmuError(co.path + ": the emulator runs gfx950 and gfx942 code, not " + co.arch);
   if (descriptor_.wave32()) throw EmuError(kernel + ": wave32 kernels are not emulated");
   if (kernel_.private_segment_fixed_size) throw EmuError(kernel + ": kernels using scratch memory are not emulated");
+  load_ops();
+}
+
+Emulator::Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t lds_bytes)
+    : program_(std::move(program)), arch_(arch) {
+  kernel_.name = program_.kernel.empty() ? "program" : program_.kernel;
+  descriptor_.group_segment_fixed_size = lds_bytes;
+  descriptor_.compute_pgm_rsrc1 = 3u << 16;              // FLOAT_DENORM_MODE_32: keep denormals
+  descriptor_.compute_pgm_rsrc2 = (2u << 1) | (1u << 7);  // USER_SGPR_COUNT 2, workgroup id x
+  descriptor_.compute_pgm_rsrc3 = 0;
+  descriptor_.kernel_code_properties = 1u << 3;          // kernarg segment pointer
+  descriptor_.private_segment_fixed_size = 0;
+  load_ops();
+}
+
+void Emulator::load_ops() {
   const HandlerTable& table = handlers();
   ops_.resize(program_.instructions.size());
   for (std::size_t i = 0; i < ops_.size(); ++i) {

@@ -60,6 +60,10 @@ class Emulator {
   // The kernel `kernel` of a code object for gfx950 or gfx942; `arch` is the
   // matching description (its LDS phase tables cost the LDS accesses).
   Emulator(const isa::CodeObject& co, const std::string& kernel, const arch::Arch& arch);
+  // A bare program (e.g. instructions assembled by a test): wave64, the
+  // kernarg pointer in s[0:1], the workgroup id x in s2, work-item ids packed
+  // in v0, IEEE denormals kept, `lds_bytes` of LDS, no arguments.
+  Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t lds_bytes);
   ~Emulator();
 
   const isa::Program& program() const { return program_; }
@@ -83,6 +87,7 @@ class Emulator {
 
  private:
   struct Trace;
+  void load_ops();
   void execute(Env& env, Wave& wave);
   [[noreturn]] void fail(const Op& op, const std::string& what) const;
 

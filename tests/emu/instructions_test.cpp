@@ -1,0 +1,240 @@
+// Instruction semantics of the functional emulator on snippets assembled by
+// LLVM's llvm-mc for gfx950, with expected values computed by hand (or, for
+// the MFMA layout, placed by the ISA's operand-layout table written out here
+// independently of sim/emu).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdio>
+#include <regex>
+#include <sstream>
+
+#include "sim/emu/emulator.hpp"
+#include "sim/isa/decoder.hpp"
+
+namespace tilelab {
+namespace {
+
+// Machine code of `source` (one instruction per line) from llvm-mc's encodings.
+std::vector<std::uint8_t> assemble(const std::string& source) {
+  char path[] = "/tmp/tilelab_emu_XXXXXX";
+  int fd = mkstemp(path);
+  EXPECT_GE(fd, 0);
+  FILE* f = fdopen(fd, "w");
+  std::fputs(source.c_str(), f);
+  std::fclose(f);
+  std::string cmd = std::string(TILELAB_LLVM_MC) + " -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -show-encoding " + path + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  pclose(p);
+  std::remove(path);
+  std::vector<std::uint8_t> bytes;
+  std::regex enc(R"(encoding: \[([^\]]*)\])");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), enc); it != std::sregex_iterator(); ++it) {
+    std::stringstream s((*it)[1].str());
+    std::string b;
+    while (std::getline(s, b, ',')) bytes.push_back(static_cast<std::uint8_t>(std::stoul(b, nullptr, 16)));
+  }
+  EXPECT_FALSE(bytes.empty()) << out;
+  return bytes;
+}
+
+// One workgroup of `threads` work-items running `source`; `setup` fills registers first.
+struct Snippet {
+  arch::Arch arch = arch::load_arch("gfx950");
+  isa::Decoder decoder{"gfx950"};
+  std::unique_ptr<emu::Emulator> e;
+  emu::GlobalMemory memory;
+  emu::Emulator::Workgroup wg;
+
+  Snippet(const std::string& source, int threads = 64, std::uint32_t lds = 1024) {
+    std::vector<std::uint8_t> code = assemble(source + "\ns_endpgm\n");
+    e = std::make_unique<emu::Emulator>(decoder.decode_bytes(code, 0, "snippet", 0), arch, lds);
+    launch.block = {static_cast<std::uint32_t>(threads), 1, 1};
+    reset();
+  }
+  // A fresh workgroup: registers zero, LDS zero.
+  void reset() { wg = e->start_workgroup(launch, 0, {0, 0, 0}); }
+  emu::Launch launch;
+  emu::Wave& wave(int n = 0) { return wg.waves[static_cast<std::size_t>(n)]; }
+  // Each wave runs until it ends or waits at a barrier, in turn, until all end.
+  void run() {
+    for (int rounds = 0; rounds < 1000; ++rounds) {
+      bool any = false;
+      for (int n = 0; n < static_cast<int>(wg.waves.size()); ++n)
+        while (e->step(memory, wg, n)) any = true;
+      if (!any) return;
+    }
+  }
+};
+
+std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+TEST(EmuInstructions, ScalarCarryChain) {
+  Snippet s("s_add_u32 s4, s6, s7\ns_addc_u32 s5, s8, s9\ns_cselect_b32 s10, 1, 2");
+  s.wave().s[6] = 0xffffffffu, s.wave().s[7] = 1, s.wave().s[8] = 5, s.wave().s[9] = 6;
+  s.run();
+  EXPECT_EQ(s.wave().s[4], 0u);
+  EXPECT_EQ(s.wave().s[5], 12u);  // 5 + 6 + carry
+  EXPECT_EQ(s.wave().s[10], 2u);  // no carry out of the second add
+}
+
+// f32 -> bf16 with round-to-nearest-even, literal cases.
+TEST(EmuInstructions, Bf16PackRoundsToNearestEven) {
+  const std::vector<std::pair<std::uint32_t, std::uint16_t>> cases = {
+      {0x3F808000u, 0x3F80},  // tie, even below
+      {0x3F818000u, 0x3F82},  // tie, even above
+      {0x3F808001u, 0x3F81},  // above the tie
+      {0x3F807FFFu, 0x3F80},  // below the tie
+      {0x7F7FFFFFu, 0x7F80},  // rounds up to infinity
+      {0xFF800000u, 0xFF80},  // -inf
+      {0x7FC00001u, 0x7FC0},  // quiet NaN stays NaN
+      {0x7F800001u, 0x7FC0},  // signalling NaN is quieted
+      {0x00000001u, 0x0000},  // smallest denormal rounds to zero
+      {0x80000000u, 0x8000},  // -0
+  };
+  Snippet s("v_cvt_pk_bf16_f32 v0, v1, v2");
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(1)[l] = cases[static_cast<std::size_t>(l) % cases.size()].first;
+    s.wave().vgpr(2)[l] = cases[static_cast<std::size_t>(l + 1) % cases.size()].first;
+  }
+  s.wave().exec = ~0ull;
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    std::uint32_t want = cases[static_cast<std::size_t>(l) % cases.size()].second |
+                         static_cast<std::uint32_t>(cases[static_cast<std::size_t>(l + 1) % cases.size()].second) << 16;
+    ASSERT_EQ(s.wave().vgpr(0)[l], want) << "lane " << l;
+  }
+}
+
+TEST(EmuInstructions, BitOp3TruthTables) {
+  for (auto [table, f] : std::vector<std::pair<int, std::uint32_t (*)(std::uint32_t, std::uint32_t, std::uint32_t)>>{
+           {0x96, [](std::uint32_t a, std::uint32_t b, std::uint32_t c) { return a ^ b ^ c; }},
+           {0xE8, [](std::uint32_t a, std::uint32_t b, std::uint32_t c) { return (a & b) | (a & c) | (b & c); }},
+           {0x80, [](std::uint32_t a, std::uint32_t b, std::uint32_t c) { return a & b & c; }},
+           {0x0F, [](std::uint32_t a, std::uint32_t, std::uint32_t) { return ~a; }}}) {
+    char text[64];
+    std::snprintf(text, sizeof text, "v_bitop3_b32 v0, v1, v2, v3 bitop3:0x%x", table);
+    Snippet s(text);
+    for (int l = 0; l < 64; ++l) {
+      s.wave().vgpr(1)[l] = 0x0F0F00FFu * static_cast<std::uint32_t>(l + 1);
+      s.wave().vgpr(2)[l] = 0x33CC55AAu ^ static_cast<std::uint32_t>(l);
+      s.wave().vgpr(3)[l] = 0xF0F0F0F0u + static_cast<std::uint32_t>(l);
+    }
+    s.run();
+    for (int l = 0; l < 64; ++l)
+      ASSERT_EQ(s.wave().vgpr(0)[l], f(s.wave().vgpr(1)[l], s.wave().vgpr(2)[l], s.wave().vgpr(3)[l]))
+          << "bitop3 " << table << " lane " << l;
+  }
+}
+
+TEST(EmuInstructions, PermBytes) {
+  Snippet s("v_perm_b32 v0, v1, v2, v3");
+  const std::uint32_t sel[] = {0x07060504u, 0x0C0C0C0Cu, 0x0D000102u, 0x03020100u};
+  const std::uint32_t want[] = {0xAABBCCDDu, 0x00000000u, 0xFF443322u, 0x11223344u};
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(1)[l] = 0xAABBCCDDu;
+    s.wave().vgpr(2)[l] = 0x11223344u;
+    s.wave().vgpr(3)[l] = sel[l % 4];
+  }
+  s.run();
+  for (int l = 0; l < 64; ++l) ASSERT_EQ(s.wave().vgpr(0)[l], want[l % 4]) << "lane " << l;
+}
+
+TEST(EmuInstructions, Transcendentals) {
+  Snippet s("v_exp_f32_e32 v0, v1\nv_log_f32_e32 v2, v3\nv_rcp_f32_e32 v4, v5\nv_rsq_f32_e32 v6, v7");
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(1)[l] = bits(3.0f), s.wave().vgpr(3)[l] = bits(8.0f);
+    s.wave().vgpr(5)[l] = bits(4.0f), s.wave().vgpr(7)[l] = bits(16.0f);
+  }
+  s.run();
+  EXPECT_EQ(s.wave().vgpr(0)[9], bits(8.0f));  // v_exp_f32 is 2^x
+  EXPECT_EQ(s.wave().vgpr(2)[9], bits(3.0f));  // v_log_f32 is log2
+  EXPECT_EQ(s.wave().vgpr(4)[9], bits(0.25f));
+  EXPECT_EQ(s.wave().vgpr(6)[9], bits(0.25f));
+}
+
+TEST(EmuInstructions, BpermuteReadsTheAddressedLane) {
+  Snippet s("ds_bpermute_b32 v0, v1, v2");
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = 4u * static_cast<std::uint32_t>(63 - l), s.wave().vgpr(2)[l] = 1000u + static_cast<std::uint32_t>(l);
+  s.run();
+  for (int l = 0; l < 64; ++l) ASSERT_EQ(s.wave().vgpr(0)[l], 1000u + static_cast<std::uint32_t>(63 - l));
+}
+
+// The ISA's layout of v_mfma_f32_16x16x32_bf16 (arch-facts): lane l holds
+// A[l%16][8*(l/16) .. +7] and B[8*(l/16) .. +7][l%16] in 4 VGPRs (low half
+// first); D[i][j] is lane j + 16*(i/4), register i%4.  With A one-hot at
+// (i, k) = 1 and B one-hot at (k, j) = 2, D must be 2 at (i, j) only.
+TEST(EmuInstructions, MfmaBf16OperandLayoutByOneHotInputs) {
+  int checked = 0;
+  Snippet s("v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], 0");
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 32; ++k)
+      for (int j : {0, 5, 15, (i + k) % 16}) {
+        s.reset();
+        int a_lane = i + 16 * (k / 8), b_lane = j + 16 * (k / 8), reg = (k % 8) / 2, half = k % 2;
+        s.wave().vgpr(4 + reg)[a_lane] = 0x3F80u << (16 * half);   // 1.0 bf16
+        s.wave().vgpr(8 + reg)[b_lane] = 0x4000u << (16 * half);   // 2.0 bf16
+        s.run();
+        for (int r = 0; r < 16; ++r)
+          for (int c = 0; c < 16; ++c) {
+            float want = r == i && c == j ? 2.0f : 0.0f;
+            ASSERT_EQ(s.wave().vgpr(r % 4)[c + 16 * (r / 4)], bits(want)) << i << "," << k << "," << j;
+          }
+        ++checked;
+      }
+  EXPECT_EQ(checked, 16 * 32 * 4);
+}
+
+// A barrier holds wave 0 until wave 1 has written its half of LDS: each
+// work-item reads what the mirror work-item wrote.
+TEST(EmuInstructions, BarrierOrdersLdsAcrossWaves) {
+  Snippet s(
+      "v_lshlrev_b32_e32 v1, 2, v0\n"
+      "ds_write_b32 v1, v0\n"
+      "s_waitcnt lgkmcnt(0)\n"
+      "s_barrier\n"
+      "v_sub_u32_e32 v2, 0x7f, v0\n"
+      "v_lshlrev_b32_e32 v2, 2, v2\n"
+      "ds_read_b32 v3, v2\n"
+      "s_waitcnt lgkmcnt(0)",
+      128, 512);
+  s.run();
+  for (int w = 0; w < 2; ++w)
+    for (int l = 0; l < 64; ++l) ASSERT_EQ(s.wave(w).vgpr(3)[l], static_cast<std::uint32_t>(127 - (64 * w + l)));
+}
+
+TEST(EmuInstructions, UnimplementedOpcodeStopsWithOneLine) {
+  Snippet s("v_sin_f32_e32 v0, v1");
+  EXPECT_EQ(s.e->unimplemented(), std::vector<std::string>({"v_sin_f32"}));
+  try {
+    s.run();
+    FAIL() << "ran an unimplemented opcode";
+  } catch (const emu::EmuError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("program pc 0x0 (v_sin_f32_e32 v0, v1): opcode 'v_sin_f32' is not implemented"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+}
+
+TEST(EmuInstructions, OutOfBoundsGlobalLoadNamesLaneAndAddress) {
+  Snippet s("global_load_dword v0, v[2:3], off offset:8");
+  std::uint64_t buf = s.memory.allocate(256, "buf");
+  for (int l = 0; l < 64; ++l) {
+    std::uint64_t a = buf + 4u * static_cast<std::uint64_t>(l);  // lanes 62, 63 run past the end
+    s.wave().vgpr(2)[l] = static_cast<std::uint32_t>(a), s.wave().vgpr(3)[l] = static_cast<std::uint32_t>(a >> 32);
+  }
+  try {
+    s.run();
+    FAIL() << "an out-of-bounds load ran";
+  } catch (const emu::EmuError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("pc 0x0 (global_load_dword v0, v[2:3], off offset:8): global load of 4 bytes at 0x"), std::string::npos) << m;
+    EXPECT_NE(m.find("(lane 62) is outside every buffer"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
+}  // namespace tilelab
