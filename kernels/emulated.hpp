@@ -24,7 +24,7 @@ struct EmulatedRun {
   std::string tolerance_why;
   bool pass = false;
   emu::RunStats stats;
-  double seconds = 0;                  // wall time of the emulated dispatch(es)
+  double seconds = 0;                  // wall time of the emulated dispatch (inputs and reference excluded)
   std::vector<std::uint8_t> output;    // the kernel's output bytes
 };
 

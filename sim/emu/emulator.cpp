@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdio>
 
 #include "sim/isa/decoder.hpp"
@@ -223,6 +224,7 @@ bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
 }
 
 RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
+  const auto start = std::chrono::steady_clock::now();
   trace_ = std::make_unique<Trace>(arch_, ops_.size());
   std::uint64_t kernarg = prepare(memory, launch);
   RunStats stats;
@@ -262,6 +264,7 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
       }
   for (std::size_t i = 0; i < trace_->sites.size(); ++i)
     if (trace_->seen[i]) stats.lds_sites.push_back(trace_->sites[i]);
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }
 

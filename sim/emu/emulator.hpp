@@ -52,6 +52,7 @@ struct LdsSite {
 struct RunStats {
   std::uint64_t wave_instructions = 0;
   std::uint64_t workgroups = 0, waves = 0;
+  double seconds = 0;              // wall time of the dispatch (not stored in traces: not deterministic)
   std::vector<LdsSite> lds_sites;  // by pc
 };
 

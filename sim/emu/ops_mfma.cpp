@@ -10,6 +10,10 @@
 // C plus the K products added one at a time in k order, rounding to nearest
 // even after each add.  The hardware's internal summation order is not
 // documented [?]; results can differ from it in the last bits of large-K sums.
+// GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined results.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
 #include <bit>
 
 #include "sim/emu/float_bits.hpp"
@@ -32,14 +36,34 @@ float element(u32 word, int half) {
 
 // acc[i][j] += sum_k a[i][k] * b[k][j], k in order; j innermost so the
 // compiler vectorises across the output row.
+// The 16-wide rows of a 16 x 16 output in AVX-512 registers: the same
+// multiply-then-add per k as the portable loop (not an FMA, which would
+// round differently when a product is not exact in f32).
+template <int K>
+__attribute__((target("avx512f"))) void multiply_16_avx512(const float* __restrict at, const float* __restrict b,
+                                                            float* __restrict acc) {
+  for (int i = 0; i < 16; ++i) {
+    __m512 row = _mm512_loadu_ps(acc + 16 * i);
+    for (int k = 0; k < K; ++k)
+      row = _mm512_add_ps(row, _mm512_mul_ps(_mm512_set1_ps(at[k * 16 + i]), _mm512_loadu_ps(b + 16 * k)));
+    _mm512_storeu_ps(acc + 16 * i, row);
+  }
+}
+
+const bool kHasAvx512 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}();
+
 template <int R, int K>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void multiply(const float (&a)[R][K],
-                                                                           const float (&b)[K][R],
-                                                                           float (&acc)[R][R]) {
+void multiply(const float* __restrict at, const float* __restrict b, float* __restrict acc) {
+  if constexpr (R == 16) {
+    if (kHasAvx512) return multiply_16_avx512<K>(at, b, acc);
+  }
   for (int i = 0; i < R; ++i)
     for (int k = 0; k < K; ++k) {
-      float x = a[i][k];
-      for (int j = 0; j < R; ++j) acc[i][j] += x * b[k][j];
+      const float x = at[k * R + i];
+      for (int j = 0; j < R; ++j) acc[i * R + j] += x * b[k * R + j];
     }
 }
 
@@ -49,22 +73,32 @@ void mfma(Wave& w, const Op& op, Env&) {
   const Modifiers& m = op.t.mods;
   if (m.cbsz || m.abid || m.blgp)
     throw EmuError("MFMA broadcast modifiers (cbsz/abid/blgp) are not implemented");
-  float a[R][K], b[K][R], acc[R][R];
+  // at[k][i] = A[i][k] and b[k][j]: lane group g's 16 (or 32) consecutive
+  // lanes fill one contiguous row, so the copies vectorise.
+  float at[K][R], b[K][R], acc[R][R];
   const Operand &A = O(op, 1), &B = O(op, 2), &C = O(op, 3), &D = O(op, 0);
-  for (int l = 0; l < kLanes; ++l)
-    for (int p = 0; p < P; ++p) {
-      int k = P * (l / R) + p;
-      a[l % R][k] = element<E>(vector_reg(w, A, p / 2)[l], p % 2);
-      b[k][l % R] = element<E>(vector_reg(w, B, p / 2)[l], p % 2);
-    }
-  auto lane_of = [](int i, int j) { return j + R * ((i / 4) % G); };
-  auto reg_of = [](int i) { return (i % 4) + 4 * (i / (4 * G)); };
-  for (int i = 0; i < R; ++i)
-    for (int j = 0; j < R; ++j)
-      acc[i][j] = C.loc == Loc::Const ? as_f32(C.bits32()) : as_f32(vector_reg(w, C, reg_of(i))[lane_of(i, j)]);
-  multiply<R, K>(a, b, acc);
-  for (int i = 0; i < R; ++i)
-    for (int j = 0; j < R; ++j) vector_reg(w, D, reg_of(i))[lane_of(i, j)] = bits_of(acc[i][j]);
+  for (int p = 0; p < P; ++p) {
+    const u32 *ra = vector_reg(w, A, p / 2), *rb = vector_reg(w, B, p / 2);
+    for (int g = 0; g < G; ++g)
+      for (int x = 0; x < R; ++x) {
+        at[P * g + p][x] = element<E>(ra[R * g + x], p % 2);
+        b[P * g + p][x] = element<E>(rb[R * g + x], p % 2);
+      }
+  }
+  // D/C register r, lane R*g + j holds element (4*G*(r/4) + 4*g + r%4, j).
+  constexpr int Regs = R * R / kLanes;
+  for (int r = 0; r < Regs; ++r) {
+    const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
+    const float cval = as_f32(C.loc == Loc::Const ? C.bits32() : 0);
+    for (int g = 0; g < G; ++g)
+      for (int j = 0; j < R; ++j) acc[4 * G * (r / 4) + 4 * g + r % 4][j] = c ? as_f32(c[R * g + j]) : cval;
+  }
+  multiply<R, K>(&at[0][0], &b[0][0], &acc[0][0]);
+  for (int r = 0; r < Regs; ++r) {
+    u32* d = vector_reg(w, D, r);
+    for (int g = 0; g < G; ++g)
+      for (int j = 0; j < R; ++j) d[R * g + j] = bits_of(acc[4 * G * (r / 4) + 4 * g + r % 4][j]);
+  }
 }
 
 void accvgpr_move(Wave& w, const Op& op, Env&) {
