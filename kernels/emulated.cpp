@@ -23,6 +23,11 @@ struct Entry {
 const Entry kHosts[] = {
     {"rmsnorm_bf16", rmsnorm_emulated},
     {"gemm_bf16", gemm_bf16_emulated},
+    {"topk_f32", topk_f32_emulated},
+    {"topk_bf16", topk_bf16_emulated},
+    {"grouped_gemm_bf16", grouped_gemm_bf16_emulated},
+    {"gemm_mxfp8", gemm_mxfp8_emulated},
+    {"gemm_mxfp4", gemm_mxfp4_emulated},
 };
 
 template <class T, class F>

@@ -54,5 +54,10 @@ struct HostResult {
 };
 HostResult rmsnorm_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
 HostResult gemm_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult topk_f32_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult topk_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult gemm_mxfp8_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult gemm_mxfp4_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult grouped_gemm_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
 
 }  // namespace tilelab::kernels

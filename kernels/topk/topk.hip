@@ -39,11 +39,15 @@ struct Best {
   // Insert keeping the list sorted; the last entry falls off.
   __device__ void insert(float v, int i) {
 #pragma unroll
+    // Slot j takes slot j-1's entry when v ranks before that one (the list
+    // shifts down), else v itself when v ranks before slot j's entry.  Slot 0
+    // has nothing above it.  (The emulator caught an earlier version that
+    // wrote v into slot 0 unconditionally; increasing inputs hid it.)
     for (int j = kMaxK - 1; j >= 0; --j) {
-      const bool above_prev = j == 0 || ranks_before(v, i, value[j - 1], index[j - 1]);
+      const bool above_prev = j > 0 && ranks_before(v, i, value[j - 1], index[j - 1]);
       const bool above_this = ranks_before(v, i, value[j], index[j]);
-      const float pv = j == 0 ? v : value[j - 1];
-      const int pi = j == 0 ? i : index[j - 1];
+      const float pv = j > 0 ? value[j - 1] : v;
+      const int pi = j > 0 ? index[j - 1] : i;
       value[j] = above_prev ? pv : (above_this ? v : value[j]);
       index[j] = above_prev ? pi : (above_this ? i : index[j]);
     }

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace tilelab::emu {
 
@@ -28,6 +29,32 @@ inline float f16_to_f32(std::uint16_t h) {
     return sign ? -v : v;
   }
   return as_f32(sign | (exp + 112) << 23 | man << 13);
+}
+
+// Element formats by cbsz (A) / blgp (B): 0 E4M3, 1 E5M2, 4 E2M1 (2 E2M3 and
+// 3 E3M2, the FP6 forms, are not implemented).  OCP MX rules: E4M3 has no
+// infinity (S.1111.111 is NaN, max 448); E5M2 has infinities and NaNs;
+// E2M1 has neither.  Scales are E8M0: 2^(code-127), code 255 is NaN.
+inline float decode_f8f6f4(int format, std::uint32_t code) {
+  const bool neg = format == 4 ? (code & 8) : (code & 0x80);
+  float v;
+  if (format == 0) {
+    std::uint32_t e = (code >> 3) & 15, m = code & 7;
+    if (e == 15 && m == 7) return std::numeric_limits<float>::quiet_NaN();
+    v = e == 0 ? std::ldexp(static_cast<float>(m), -9) : std::ldexp(static_cast<float>(8 + m), static_cast<int>(e) - 10);
+  } else if (format == 1) {
+    std::uint32_t e = (code >> 2) & 31, m = code & 3;
+    if (e == 31) return m ? std::numeric_limits<float>::quiet_NaN() : (neg ? -INFINITY : INFINITY);
+    v = e == 0 ? std::ldexp(static_cast<float>(m), -16) : std::ldexp(static_cast<float>(4 + m), static_cast<int>(e) - 17);
+  } else {
+    std::uint32_t e = (code >> 1) & 3, m = code & 1;
+    v = e == 0 ? 0.5f * static_cast<float>(m) : std::ldexp(static_cast<float>(2 + m), static_cast<int>(e) - 2);
+  }
+  return neg ? -v : v;
+}
+
+inline float decode_e8m0(std::uint32_t code) {
+  return code == 255 ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, static_cast<int>(code) - 127);
 }
 
 }  // namespace tilelab::emu

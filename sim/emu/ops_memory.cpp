@@ -154,18 +154,20 @@ void ds_write(Wave& w, const Op& op, Env& e) {
 // ds_read2_b{32,64} / ds_write2_b{32,64}: two elements at offset0 and offset1 (in elements).
 template <int Bytes>
 void ds_read2(Wave& w, const Op& op, Env& e) {
+  // Both addresses first: the destination may overlap the address register.
+  u32 addr[2][kLanes] = {};
   const u32* va = vector_reg(w, O(op, 1));
   for (int k = 0; k < 2; ++k) {
-    u32 addr[kLanes] = {};
     u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes);
-    for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
-    trace(e, op, addr, w.exec);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) addr[k][std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
+    trace(e, op, addr[k], w.exec);
+  }
+  for (int k = 0; k < 2; ++k)
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
-      const std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+      const std::uint8_t* p = lds_at(e, addr[k][l], Bytes, l);
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), k * Bytes / 4 + i)[l], p + 4 * i, 4);
     }
-  }
 }
 template <int Bytes>
 void ds_write2(Wave& w, const Op& op, Env& e) {

@@ -15,6 +15,9 @@
 #include <immintrin.h>
 
 #include <bit>
+#include <cmath>
+#include <limits>
+#include <string>
 
 #include "sim/emu/float_bits.hpp"
 #include "sim/emu/semantics.hpp"
@@ -101,6 +104,52 @@ void mfma(Wave& w, const Op& op, Env&) {
   }
 }
 
+// ---- v_mfma_scale_f32_16x16x128_f8f6f4 (gfx950); element decoding in float_bits.hpp ----
+// One operand (A or B) of 16 rows x 128 k into t[k][row], scaled: lane l
+// (g = l/16) holds row l%16; FP8: register bytes 0-15 are k = 16g..+15,
+// bytes 16-31 k = 64+16g..+15; FP4: nibble n (low first) is k = 32g + n.
+// The scale of (row, k) is byte `sel` of the scale VGPR in lane row + 16*(k/32).
+void load_scaled(Wave& w, const Operand& src, int format, const Operand& scale, int sel, float (&t)[128][16]) {
+  if (format != 0 && format != 1 && format != 4)
+    throw EmuError("f8f6f4 format " + std::to_string(format) + " (FP6) is not implemented");
+  const u32* sv = vector_reg(w, scale);
+  for (int l = 0; l < kLanes; ++l) {
+    const int row = l % 16, g = l / 16;
+    if (format == 4) {
+      for (int n = 0; n < 32; ++n) t[32 * g + n][row] = decode_f8f6f4(4, (vector_reg(w, src, n / 8)[l] >> (4 * (n % 8))) & 15);
+    } else {
+      for (int b = 0; b < 32; ++b) {
+        int k = b < 16 ? 16 * g + b : 64 + 16 * g + (b - 16);
+        t[k][row] = decode_f8f6f4(format, (vector_reg(w, src, b / 4)[l] >> (8 * (b % 4))) & 0xff);
+      }
+    }
+  }
+  for (int k = 0; k < 128; ++k)
+    for (int row = 0; row < 16; ++row) t[k][row] *= decode_e8m0((sv[row + 16 * (k / 32)] >> (8 * sel)) & 0xff);
+}
+
+// Operands: D, A, B, C, scale A, scale B; the scale byte of A is op_sel[0] +
+// 2*op_sel_hi[0], of B op_sel[1] + 2*op_sel_hi[1] (LLVM's encoding of the
+// intrinsic's 2-bit selectors [?]: only byte 0 is exercised by the kernels).
+void mfma_scale_16x16x128(Wave& w, const Op& op, Env&) {
+  const Modifiers& m = op.t.mods;
+  float at[128][16], b[128][16], acc[16][16];
+  load_scaled(w, O(op, 1), m.cbsz, O(op, 4), m.op_sel[0] + 2 * m.op_sel_hi[0], at);
+  load_scaled(w, O(op, 2), m.blgp, O(op, 5), m.op_sel[1] + 2 * m.op_sel_hi[1], b);
+  const Operand &C = O(op, 3), &D = O(op, 0);
+  for (int r = 0; r < 4; ++r) {
+    const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
+    for (int g = 0; g < 4; ++g)
+      for (int j = 0; j < 16; ++j) acc[4 * g + r][j] = c ? as_f32(c[16 * g + j]) : as_f32(C.bits32());
+  }
+  multiply<16, 128>(&at[0][0], &b[0][0], &acc[0][0]);
+  for (int r = 0; r < 4; ++r) {
+    u32* d = vector_reg(w, D, r);
+    for (int g = 0; g < 4; ++g)
+      for (int j = 0; j < 16; ++j) d[16 * g + j] = bits_of(acc[4 * g + r][j]);
+  }
+}
+
 void accvgpr_move(Wave& w, const Op& op, Env&) {
   u32 tmp[kLanes];
   const u32* s = lanes_u32(w, O(op, 1), tmp);
@@ -119,6 +168,7 @@ void add_mfma_ops(HandlerTable& t) {
   t["v_mfma_f32_16x16x16_f16"] = mfma<16, 16, Elem::f16>;
   t["v_mfma_f32_32x32x16_f16"] = mfma<32, 16, Elem::f16>;
   t["v_mfma_f32_32x32x8_f16"] = mfma<32, 8, Elem::f16>;
+  t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_scale_16x16x128;
   t["v_accvgpr_write_b32"] = accvgpr_move;
   t["v_accvgpr_read_b32"] = accvgpr_move;
   t["v_accvgpr_mov_b32"] = accvgpr_move;

@@ -40,9 +40,9 @@ contains "sim needs --functional message" "only --functional runs exist so far" 
 run sim gemm_bf16 --functional --shape 100,128,64
 check "sim bad shape exit" 2 "$rc"
 contains "sim bad shape message" "error: gemm_bf16 needs M % 128 == 0" "$err"
-run sim gemm_mxfp8 --functional
+run sim lds_read_b32 --functional
 check "sim no host exit" 2 "$rc"
-contains "sim no host message" "kernel 'gemm_mxfp8' has no emulated host yet (emulated: rmsnorm_bf16, gemm_bf16)" "$err"
+contains "sim no host message" "kernel 'lds_read_b32' has no emulated host yet" "$err"
 run sim gemm_bf16 --functional --shape 128,128,64 --code-objects "$tmp/none"
 check "sim missing code object exit" 1 "$rc"
 contains "sim missing code object message" "error: " "$err"
