@@ -39,7 +39,7 @@ check "sim needs --functional" 2 "$rc"
 contains "sim needs --functional message" "only --functional runs exist so far" "$err"
 run sim gemm_bf16 --functional --shape 100,128,64
 check "sim bad shape exit" 2 "$rc"
-contains "sim bad shape message" "error: gemm_bf16 needs M % 128 == 0" "$err"
+contains "sim bad shape message" "error: gemm_bf16 refuses this shape: gemm_bf16 needs M % 128 == 0" "$err"
 run sim lds_read_b32 --functional
 check "sim no host exit" 2 "$rc"
 contains "sim no host message" "kernel 'lds_read_b32' has no emulated host yet" "$err"

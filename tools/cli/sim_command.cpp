@@ -149,9 +149,9 @@ int run_sim(const std::vector<std::string>& args) {
       for (const auto& s : spec.example_shapes)
         if (size(s) < size(shape)) shape = s;
     }
-    const kernels::DesignReport design = kernels::design_check(spec, a, std::nullopt, shape);
     kernels::EmulatedRun r =
         kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>());
+    const kernels::DesignReport design = kernels::design_check(spec, a, std::nullopt, shape);
     std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
                 spec.name.c_str(), arch_name.c_str(), shape_text(spec, shape).c_str(),
                 static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.stats.workgroups),
