@@ -209,6 +209,7 @@ bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
   env.lds_trace = trace_.get();
   env.waves = &wg.waves;
   env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
+  env.ocp_fp8 = program_.arch != "gfx942";
   execute(env, w);
   if (w.at_barrier || w.done) {  // release the barrier when every live wave is there
     bool all = true, any = false;
@@ -232,6 +233,7 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   env.memory = &memory;
   env.lds_trace = trace_.get();
   env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
+  env.ocp_fp8 = program_.arch != "gfx942";
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
       for (std::uint32_t x = 0; x < launch.grid[0]; ++x) {

@@ -57,4 +57,16 @@ inline float decode_e8m0(std::uint32_t code) {
   return code == 255 ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, static_cast<int>(code) - 127);
 }
 
+// gfx942's FP8 (the FNUZ variants): one NaN code 0x80, no infinities, no -0;
+// E4M3FNUZ has bias 8 (max 240), E5M2FNUZ bias 16 (max 57344).
+inline float decode_fp8_fnuz(bool e5m2, std::uint32_t code) {
+  if (code == 0x80) return std::numeric_limits<float>::quiet_NaN();
+  const bool neg = code & 0x80;
+  const int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 16 : 8;
+  const std::uint32_t e = (code & 0x7f) >> mbits, m = code & ((1u << mbits) - 1);
+  float v = e == 0 ? std::ldexp(static_cast<float>(m), 1 - bias - mbits)
+                   : std::ldexp(static_cast<float>((1u << mbits) + m), static_cast<int>(e) - bias - mbits);
+  return neg ? -v : v;
+}
+
 }  // namespace tilelab::emu

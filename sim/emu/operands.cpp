@@ -149,11 +149,35 @@ void parse_modifier(std::string_view text, std::string_view t, Modifiers& m) {
     else if (t == "sc0") m.sc0 = true;
     else if (t == "sc1") m.sc1 = true;
     else if (t == "lds") m.lds = true;
+    else if (t == "offen") m.offen = true;
+    else if (t == "idxen") m.idxen = true;
+    else if (t == "row_mirror") m.dpp = Dpp::row_mirror;
+    else if (t == "row_half_mirror") m.dpp = Dpp::row_half_mirror;
     else if (t.find('(') != std::string_view::npos) {  // s_waitcnt vmcnt(0): the functional run needs no counts
     } else fail(text, t, "unknown modifier");
     return;
   }
-  if (key == "offset") m.offset = static_cast<std::int32_t>(to_int(text, v));
+  if (key == "offset" && starts_with(v, "swizzle(")) m.offset_macro = true;
+  else if (key == "offset") m.offset = static_cast<std::int32_t>(to_int(text, v));
+  else if (key == "quad_perm") {
+    m.dpp = Dpp::quad_perm;
+    if (v.size() != 9 || v[0] != '[' || v[8] != ']') fail(text, t, "expected quad_perm:[a,b,c,d]");
+    for (int i = 0; i < 4; ++i) {
+      char c = v[static_cast<std::size_t>(1 + 2 * i)];
+      if (c < '0' || c > '3') fail(text, t, "quad_perm selectors are 0-3");
+      m.quad_perm[static_cast<std::size_t>(i)] = c - '0';
+    }
+  } else if (key == "row_shl") m.dpp = Dpp::row_shl, m.dpp_amount = static_cast<int>(to_int(text, v));
+  else if (key == "row_shr") m.dpp = Dpp::row_shr, m.dpp_amount = static_cast<int>(to_int(text, v));
+  else if (key == "row_ror") m.dpp = Dpp::row_ror, m.dpp_amount = static_cast<int>(to_int(text, v));
+  else if (key == "wave_shl") m.dpp = Dpp::wave_shl;
+  else if (key == "wave_rol") m.dpp = Dpp::wave_rol;
+  else if (key == "wave_shr") m.dpp = Dpp::wave_shr;
+  else if (key == "wave_ror") m.dpp = Dpp::wave_ror;
+  else if (key == "row_bcast") m.dpp = to_int(text, v) == 15 ? Dpp::row_bcast15 : Dpp::row_bcast31;
+  else if (key == "row_mask") m.row_mask = static_cast<int>(to_int(text, v));
+  else if (key == "bank_mask") m.bank_mask = static_cast<int>(to_int(text, v));
+  else if (key == "bound_ctrl") m.bound_ctrl = true;  // printed (as bound_ctrl:1, or the legacy :0) only when set
   else if (key == "offset0") m.offset0 = static_cast<std::int32_t>(to_int(text, v));
   else if (key == "offset1") m.offset1 = static_cast<std::int32_t>(to_int(text, v));
   else if (key == "mul") m.omod = static_cast<int>(to_int(text, v));
@@ -176,12 +200,14 @@ void parse_modifier(std::string_view text, std::string_view t, Modifiers& m) {
 }
 
 bool is_modifier(std::string_view t) {
-  static const char* flags[] = {"clamp", "glc", "slc", "nt", "sc0", "sc1", "lds"};
+  static const char* flags[] = {"clamp", "glc", "slc", "nt", "sc0", "sc1", "lds", "offen", "idxen", "row_mirror",
+                                "row_half_mirror"};
   for (const char* f : flags)
     if (t == f) return true;
   if (t.find('(') != std::string_view::npos && !starts_with(t, "sext(")) return true;  // vmcnt(0)
   auto colon = t.find(':');
-  return colon != std::string_view::npos && t.find('[') > colon;  // key:value, not v[0:3]
+  return colon != std::string_view::npos && (t.find('[') == std::string_view::npos || t.find('[') > colon) &&
+         !starts_with(t, "v[") && !starts_with(t, "s[") && !starts_with(t, "a[");  // key:value, not v[0:3]
 }
 
 std::string base_of(std::string_view m) {

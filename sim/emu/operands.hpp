@@ -45,6 +45,12 @@ struct Operand {
 
 enum class Sel : std::uint8_t { BYTE_0, BYTE_1, BYTE_2, BYTE_3, WORD_0, WORD_1, DWORD };
 
+// DPP (data-parallel primitives, GFX9 encoding): how source 0's lanes are permuted.
+enum class Dpp : std::uint8_t {
+  none, quad_perm, row_shl, row_shr, row_ror, wave_shl, wave_rol, wave_shr, wave_ror, row_mirror, row_half_mirror,
+  row_bcast15, row_bcast31
+};
+
 struct Modifiers {
   std::int32_t offset = 0, offset0 = 0, offset1 = 0;  // DS, global, SMEM offsets
   bool clamp = false;
@@ -58,6 +64,17 @@ struct Modifiers {
   int bitop3 = 0;
   bool glc = false, slc = false, nt = false, sc0 = false, sc1 = false, lds = false;
   bool has_op_sel_hi = false;
+  // DPP: the permutation, its argument (shift, or quad_perm selectors), the
+  // rows and banks written, and bound_ctrl (an invalid source lane reads 0
+  // instead of disabling the write).
+  Dpp dpp = Dpp::none;
+  int dpp_amount = 0;
+  std::array<int, 4> quad_perm{0, 1, 2, 3};
+  int row_mask = 0xf, bank_mask = 0xf;
+  bool bound_ctrl = false;
+  // MUBUF addressing: vaddr is an offset (offen) and/or an index (idxen).
+  bool offen = false, idxen = false;
+  bool offset_macro = false;  // ds_swizzle's offset:swizzle(...): the raw value comes from the decoder
 };
 
 struct ParsedText {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/emu/semantics.hpp"
+#include "sim/isa/program.hpp"
 
 namespace tilelab::emu {
 namespace {
@@ -207,9 +208,137 @@ void ds_permute(Wave& w, const Op& op, Env&) {
   for (u64 ex = w.exec; ex; ex &= ex - 1) d[std::countr_zero(ex)] = r[std::countr_zero(ex)];
 }
 
+// ds_swizzle_b32 vdst, vsrc offset:N.  offset[15] = 1: QUAD_PERM, lane i of
+// each group of 4 reads lane offset[2i+1:2i] of its group; else BITMASK over
+// each 32-lane half: lane l reads ((l & and) | or) ^ xor with and = offset[4:0],
+// or = offset[9:5], xor = offset[14:10].  Source lanes are read whether active
+// or not.  The printed offset is a swizzle(...) macro; its value is the
+// decoder's immediate.
+void ds_swizzle(Wave& w, const Op& op, Env&) {
+  u32 offset = static_cast<u32>(op.t.mods.offset);
+  if (op.t.mods.offset_macro) {
+    bool found = false;
+    for (const auto& o : op.inst->operands)
+      if (o.kind == isa::Operand::Kind::Imm) {
+        offset = static_cast<u32>(o.imm);
+        found = true;
+        break;
+      }
+    if (!found) throw EmuError("ds_swizzle without an offset immediate");
+  }
+  const u32* s = vector_reg(w, O(op, 1));
+  u32 r[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    int from;
+    if (offset & 0x8000) {
+      from = (l & ~3) | static_cast<int>((offset >> (2 * (l & 3))) & 3);
+    } else {
+      u32 and_mask = offset & 31, or_mask = (offset >> 5) & 31, xor_mask = (offset >> 10) & 31;
+      from = (l & 32) | static_cast<int>((((static_cast<u32>(l) & 31) & and_mask) | or_mask) ^ xor_mask);
+    }
+    r[l] = s[from];
+  }
+  u32* d = vector_reg(w, O(op, 0));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) d[std::countr_zero(ex)] = r[std::countr_zero(ex)];
+}
+
+// LDS-DMA: global_load_lds_dword{,x3,x4} vaddr, saddr|off and
+// buffer_load_dword{,x3,x4} ... lds write each active lane's `Bytes` into the
+// lane-linear LDS block at M0 + instruction offset + lane * Bytes (arch-facts).
+template <int Bytes>
+void global_load_lds(Wave& w, const Op& op, Env& e) {
+  u32 lds_addr[kLanes] = {};
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    u64 a = lane_address(w, O(op, 0), O(op, 1), l, op.t.mods.offset);
+    const std::uint8_t* p = e.memory->find(a, Bytes);
+    if (!p) out_of_bounds("global load (to LDS)", Bytes, l, a);
+    lds_addr[l] = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
+    std::memcpy(lds_at(e, lds_addr[l], Bytes, l), p, Bytes);
+  }
+}
+
+// ---- MUBUF: buffer_load / buffer_store through a V# resource ----
+// V# (4 SGPRs): base = dword0 | dword1[15:0] << 32, stride = dword1[29:16],
+// num_records = dword2.  Address = base + soffset + instruction offset +
+// (offen ? the vaddr offset : 0) + (idxen ? vaddr index * stride : 0); with
+// both, vaddr is (index, offset).  Range check of a raw buffer (stride 0):
+// an access whose offset (soffset excluded) + size exceeds num_records reads
+// 0 and writes nothing; with a stride, an index >= num_records is out of range.
+struct BufferAccess {
+  u64 address = 0;
+  bool in_range = true;
+};
+BufferAccess buffer_address(Wave& w, const Op& op, int vaddr_i, int rsrc_i, int l, int bytes) {
+  const Operand &vaddr = O(op, vaddr_i), &rsrc = O(op, rsrc_i), &soffset = O(op, rsrc_i + 1);
+  u32 d0 = scalar_u32(w, rsrc, 0), d1 = scalar_u32(w, rsrc, 1), records = scalar_u32(w, rsrc, 2);
+  u64 base = d0 | static_cast<u64>(d1 & 0xffff) << 32;
+  u32 stride = (d1 >> 16) & 0x3fff;
+  u32 index = 0, offset = static_cast<u32>(op.t.mods.offset);
+  const Modifiers& m = op.t.mods;
+  if (m.idxen) index = vector_reg(w, vaddr, 0)[l];
+  if (m.offen) offset += vector_reg(w, vaddr, m.idxen ? 1 : 0)[l];
+  BufferAccess a;
+  a.address = base + scalar_u32(w, soffset) + offset + static_cast<u64>(index) * stride;
+  a.in_range = stride ? index < records : static_cast<u64>(offset) + static_cast<u64>(bytes) <= records;
+  return a;
+}
+
+template <int Bytes>
+void buffer_load(Wave& w, const Op& op, Env& e) {
+  if (op.t.mods.lds) {  // LDS-DMA form: no data register
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      int l = std::countr_zero(ex);
+      BufferAccess a = buffer_address(w, op, 0, 1, l, Bytes);
+      u32 lds_addr = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
+      std::uint8_t* dst = lds_at(e, lds_addr, Bytes, l);
+      const std::uint8_t* p = a.in_range ? e.memory->find(a.address, Bytes) : nullptr;
+      if (a.in_range && !p) out_of_bounds("buffer load (to LDS)", Bytes, l, a.address);
+      if (p) std::memcpy(dst, p, Bytes);
+      else std::memset(dst, 0, Bytes);
+    }
+    return;
+  }
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    BufferAccess a = buffer_address(w, op, 1, 2, l, Bytes);
+    u32 data[Bytes / 4] = {};
+    if (a.in_range) {
+      const std::uint8_t* p = e.memory->find(a.address, Bytes);
+      if (!p) out_of_bounds("buffer load", Bytes, l, a.address);
+      std::memcpy(data, p, Bytes);
+    }
+    for (int i = 0; i < Bytes / 4; ++i) vector_reg(w, O(op, 0), i)[l] = data[i];
+  }
+}
+
+template <int Bytes>
+void buffer_store(Wave& w, const Op& op, Env& e) {
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    BufferAccess a = buffer_address(w, op, 1, 2, l, Bytes);
+    if (!a.in_range) continue;
+    std::uint8_t* p = e.memory->find(a.address, Bytes);
+    if (!p) out_of_bounds("buffer store", Bytes, l, a.address);
+    for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 0), i)[l], 4);
+  }
+}
+
 }  // namespace
 
 void add_memory_ops(HandlerTable& t) {
+  t["ds_swizzle_b32"] = ds_swizzle;
+  t["global_load_lds_dword"] = global_load_lds<4>;
+  t["global_load_lds_dwordx3"] = global_load_lds<12>;
+  t["global_load_lds_dwordx4"] = global_load_lds<16>;
+  t["buffer_load_dword"] = buffer_load<4>;
+  t["buffer_load_dwordx2"] = buffer_load<8>;
+  t["buffer_load_dwordx3"] = buffer_load<12>;
+  t["buffer_load_dwordx4"] = buffer_load<16>;
+  t["buffer_store_dword"] = buffer_store<4>;
+  t["buffer_store_dwordx2"] = buffer_store<8>;
+  t["buffer_store_dwordx3"] = buffer_store<12>;
+  t["buffer_store_dwordx4"] = buffer_store<16>;
   t["s_load_dword"] = s_load<1>;
   t["s_load_dwordx2"] = s_load<2>;
   t["s_load_dwordx4"] = s_load<4>;

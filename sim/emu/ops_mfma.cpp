@@ -29,16 +29,23 @@ using u32 = std::uint32_t;
 
 const Operand& O(const Op& op, int i) { return op.t.ops[static_cast<std::size_t>(i)]; }
 
-enum class Elem { bf16, f16 };
+enum class Elem { bf16, f16, fp8, bf8 };  // fp8: E4M3, bf8: E5M2
 
+constexpr int bits(Elem e) { return e == Elem::fp8 || e == Elem::bf8 ? 8 : 16; }
+
+// Element `idx` of a 32-bit register holding 32 / bits(E) elements, low first.
 template <Elem E>
-float element(u32 word, int half) {
-  auto h = static_cast<std::uint16_t>(word >> (16 * half));
-  return E == Elem::bf16 ? bf16_to_f32(h) : f16_to_f32(h);
+float element(u32 word, int idx, bool ocp_fp8) {
+  if constexpr (bits(E) == 16) {
+    auto h = static_cast<std::uint16_t>(word >> (16 * idx));
+    return E == Elem::bf16 ? bf16_to_f32(h) : f16_to_f32(h);
+  } else {
+    u32 code = (word >> (8 * idx)) & 0xff;
+    if (ocp_fp8) return decode_f8f6f4(E == Elem::fp8 ? 0 : 1, code);
+    return decode_fp8_fnuz(E == Elem::bf8, code);
+  }
 }
 
-// acc[i][j] += sum_k a[i][k] * b[k][j], k in order; j innermost so the
-// compiler vectorises across the output row.
 // The 16-wide rows of a 16 x 16 output in AVX-512 registers: the same
 // multiply-then-add per k as the portable loop (not an FMA, which would
 // round differently when a product is not exact in f32).
@@ -70,9 +77,10 @@ void multiply(const float* __restrict at, const float* __restrict b, float* __re
     }
 }
 
-template <int R, int K, Elem E>
-void mfma(Wave& w, const Op& op, Env&) {
-  constexpr int G = 64 / R, P = K / G;
+template <int R, int K, Elem EA, Elem EB>
+void mfma(Wave& w, const Op& op, Env& env) {
+  static_assert(bits(EA) == bits(EB));
+  constexpr int G = 64 / R, P = K / G, PerReg = 32 / bits(EA);
   const Modifiers& m = op.t.mods;
   if (m.cbsz || m.abid || m.blgp)
     throw EmuError("MFMA broadcast modifiers (cbsz/abid/blgp) are not implemented");
@@ -81,11 +89,11 @@ void mfma(Wave& w, const Op& op, Env&) {
   float at[K][R], b[K][R], acc[R][R];
   const Operand &A = O(op, 1), &B = O(op, 2), &C = O(op, 3), &D = O(op, 0);
   for (int p = 0; p < P; ++p) {
-    const u32 *ra = vector_reg(w, A, p / 2), *rb = vector_reg(w, B, p / 2);
+    const u32 *ra = vector_reg(w, A, p / PerReg), *rb = vector_reg(w, B, p / PerReg);
     for (int g = 0; g < G; ++g)
       for (int x = 0; x < R; ++x) {
-        at[P * g + p][x] = element<E>(ra[R * g + x], p % 2);
-        b[P * g + p][x] = element<E>(rb[R * g + x], p % 2);
+        at[P * g + p][x] = element<EA>(ra[R * g + x], p % PerReg, env.ocp_fp8);
+        b[P * g + p][x] = element<EB>(rb[R * g + x], p % PerReg, env.ocp_fp8);
       }
   }
   // D/C register r, lane R*g + j holds element (4*G*(r/4) + 4*g + r%4, j).
@@ -160,14 +168,24 @@ void accvgpr_move(Wave& w, const Op& op, Env&) {
 }  // namespace
 
 void add_mfma_ops(HandlerTable& t) {
-  t["v_mfma_f32_16x16x32_bf16"] = mfma<16, 32, Elem::bf16>;  // gfx950
-  t["v_mfma_f32_16x16x16_bf16"] = mfma<16, 16, Elem::bf16>;  // gfx90a+ (the _1k form)
-  t["v_mfma_f32_32x32x16_bf16"] = mfma<32, 16, Elem::bf16>;  // gfx950
-  t["v_mfma_f32_32x32x8_bf16"] = mfma<32, 8, Elem::bf16>;
-  t["v_mfma_f32_16x16x32_f16"] = mfma<16, 32, Elem::f16>;
-  t["v_mfma_f32_16x16x16_f16"] = mfma<16, 16, Elem::f16>;
-  t["v_mfma_f32_32x32x16_f16"] = mfma<32, 16, Elem::f16>;
-  t["v_mfma_f32_32x32x8_f16"] = mfma<32, 8, Elem::f16>;
+  using E = Elem;
+  t["v_mfma_f32_16x16x32_bf16"] = mfma<16, 32, E::bf16, E::bf16>;  // gfx950
+  t["v_mfma_f32_16x16x16_bf16"] = mfma<16, 16, E::bf16, E::bf16>;  // gfx90a+ (the _1k form)
+  t["v_mfma_f32_32x32x16_bf16"] = mfma<32, 16, E::bf16, E::bf16>;  // gfx950
+  t["v_mfma_f32_32x32x8_bf16"] = mfma<32, 8, E::bf16, E::bf16>;
+  t["v_mfma_f32_16x16x32_f16"] = mfma<16, 32, E::f16, E::f16>;
+  t["v_mfma_f32_16x16x16_f16"] = mfma<16, 16, E::f16, E::f16>;
+  t["v_mfma_f32_32x32x16_f16"] = mfma<32, 16, E::f16, E::f16>;
+  t["v_mfma_f32_32x32x8_f16"] = mfma<32, 8, E::f16, E::f16>;
+  // FP8 (gfx942: FNUZ formats, gfx950: OCP): 8 values per lane in 2 VGPRs.
+  t["v_mfma_f32_16x16x32_fp8_fp8"] = mfma<16, 32, E::fp8, E::fp8>;
+  t["v_mfma_f32_16x16x32_fp8_bf8"] = mfma<16, 32, E::fp8, E::bf8>;
+  t["v_mfma_f32_16x16x32_bf8_fp8"] = mfma<16, 32, E::bf8, E::fp8>;
+  t["v_mfma_f32_16x16x32_bf8_bf8"] = mfma<16, 32, E::bf8, E::bf8>;
+  t["v_mfma_f32_32x32x16_fp8_fp8"] = mfma<32, 16, E::fp8, E::fp8>;
+  t["v_mfma_f32_32x32x16_fp8_bf8"] = mfma<32, 16, E::fp8, E::bf8>;
+  t["v_mfma_f32_32x32x16_bf8_fp8"] = mfma<32, 16, E::bf8, E::fp8>;
+  t["v_mfma_f32_32x32x16_bf8_bf8"] = mfma<32, 16, E::bf8, E::bf8>;
   t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_scale_16x16x128;
   t["v_accvgpr_write_b32"] = accvgpr_move;
   t["v_accvgpr_read_b32"] = accvgpr_move;

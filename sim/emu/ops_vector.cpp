@@ -37,10 +37,52 @@ u32 select(u32 x, Sel s, bool sext) {
   }
 }
 
-// Source i (operand index, sources start at `first`), SDWA select applied.
+// DPP: the lane whose source 0 lane l reads, or -1 when there is none.
+int dpp_source(const Modifiers& m, int l) {
+  const int row = l & ~15, in_row = l & 15;
+  switch (m.dpp) {
+    case Dpp::quad_perm: return (l & ~3) | m.quad_perm[static_cast<std::size_t>(l & 3)];
+    case Dpp::row_shl: return in_row + m.dpp_amount < 16 ? l + m.dpp_amount : -1;
+    case Dpp::row_shr: return in_row - m.dpp_amount >= 0 ? l - m.dpp_amount : -1;
+    case Dpp::row_ror: return row | ((in_row - m.dpp_amount) & 15);
+    case Dpp::wave_shl: return l < 63 ? l + 1 : -1;
+    case Dpp::wave_shr: return l > 0 ? l - 1 : -1;
+    case Dpp::wave_rol: return (l + 1) & 63;
+    case Dpp::wave_ror: return (l + 63) & 63;
+    case Dpp::row_mirror: return row | (15 - in_row);
+    case Dpp::row_half_mirror: return (l & ~7) | (7 - (l & 7));
+    case Dpp::row_bcast15: return row ? row - 1 : -1;
+    case Dpp::row_bcast31: return l >= 32 ? 31 : -1;
+    default: return l;
+  }
+}
+
+// The lanes a DPP instruction writes: active, in an enabled row and bank, and
+// with a valid active source lane (or bound_ctrl, which reads 0 instead).
+u64 dpp_written(const Wave& w, const Modifiers& m) {
+  u64 lanes = 0;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((m.row_mask >> (l / 16)) & 1) || !((m.bank_mask >> ((l / 4) % 4)) & 1)) continue;
+    int s = dpp_source(m, l);
+    if (m.bound_ctrl || (s >= 0 && ((w.exec >> s) & 1))) lanes |= 1ull << l;
+  }
+  return lanes & w.exec;
+}
+
+// Source i (operand index, sources start at `first`), DPP permutation (source
+// 0) and SDWA select applied.
 const u32* src(Wave& w, const Op& op, int i, u32* tmp, int first = 1) {
   const Operand& o = O(op, i);
   const u32* p = lanes_u32(w, o, tmp);
+  if (op.t.mods.dpp != Dpp::none && i == first) {
+    u32 v[kLanes];
+    for (int l = 0; l < kLanes; ++l) {
+      int s = dpp_source(op.t.mods, l);
+      v[l] = s >= 0 && ((w.exec >> s) & 1) ? p[s] : 0;
+    }
+    std::memcpy(tmp, v, sizeof v);
+    return tmp;
+  }
   int s = i - first;
   if (!op.t.mods.sdwa || s > 1 || (op.t.mods.src_sel[s] == Sel::DWORD && !o.sext)) return p;
   for (int l = 0; l < kLanes; ++l) tmp[l] = select(p[l], op.t.mods.src_sel[s], o.sext);
@@ -50,7 +92,7 @@ const u32* src(Wave& w, const Op& op, int i, u32* tmp, int first = 1) {
 // Writes r to the destination's exec lanes, through the SDWA dst select.
 void store(Wave& w, const Op& op, const u32* r, int dst = 0) {
   u32* d = vector_reg(w, O(op, dst));
-  u64 ex = w.exec;
+  u64 ex = op.t.mods.dpp == Dpp::none ? w.exec : dpp_written(w, op.t.mods);
   if (!op.t.mods.sdwa || op.t.mods.dst_sel == Sel::DWORD) {
     if (ex == ~0ull) std::memcpy(d, r, sizeof(u32) * kLanes);
     else for (; ex; ex &= ex - 1) { int l = std::countr_zero(ex); d[l] = r[l]; }
@@ -391,6 +433,19 @@ void add_vector_ops(HandlerTable& t) {
     int lane = w.exec ? std::countr_zero(w.exec) : 0;
     u32 t0[kLanes];
     write_scalar_u32(w, O(op, 0), lanes_u32(w, O(op, 1), t0)[lane]);
+  };
+  // v_permlane32_swap_b32 vdst, vsrc: vdst's lanes 32-63 and vsrc's lanes
+  // 0-31 trade places; v_permlane16_swap_b32: vdst's odd rows (lanes 16-31,
+  // 48-63) and vsrc's even rows (0-15, 32-47) trade places (gfx950).  Both
+  // registers are written; EXEC is ignored.
+  t["v_permlane32_swap_b32"] = [](Wave& w, const Op& op, Env&) {
+    u32 *d = vector_reg(w, O(op, 0)), *s = vector_reg(w, O(op, 1));
+    for (int l = 0; l < 32; ++l) std::swap(d[32 + l], s[l]);
+  };
+  t["v_permlane16_swap_b32"] = [](Wave& w, const Op& op, Env&) {
+    u32 *d = vector_reg(w, O(op, 0)), *s = vector_reg(w, O(op, 1));
+    for (int base : {0, 32})
+      for (int l = 0; l < 16; ++l) std::swap(d[base + 16 + l], s[base + l]);
   };
   // v_cndmask_b32: D = mask[lane] ? S1 : S0 (mask: vcc or an SGPR pair).
   t["v_cndmask_b32"] = [](Wave& w, const Op& op, Env& e) {

@@ -9,7 +9,9 @@
 #include <regex>
 #include <sstream>
 
+#include "kernels/common/mx_formats.hpp"
 #include "sim/emu/emulator.hpp"
+#include "sim/emu/float_bits.hpp"
 #include "sim/isa/decoder.hpp"
 
 namespace tilelab {
@@ -234,6 +236,143 @@ TEST(EmuInstructions, OutOfBoundsGlobalLoadNamesLaneAndAddress) {
     EXPECT_NE(m.find("pc 0x0 (global_load_dword v0, v[2:3], off offset:8): global load of 4 bytes at 0x"), std::string::npos) << m;
     EXPECT_NE(m.find("(lane 62) is outside every buffer"), std::string::npos) << m;
   }
+}
+
+// DPP on source 0: quad_perm swaps pairs; row_shr:1 with bound_ctrl reads 0
+// at each row's first lane; row_bcast:15 with row_mask 0xa writes rows 1 and
+// 3 only, each from lane 15 of the row before.
+TEST(EmuInstructions, DppPermutesSourceZero) {
+  Snippet s(
+      "v_mov_b32_dpp v2, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+      "v_add_u32_dpp v3, v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1\n"
+      "v_mov_b32_dpp v4, v1 row_bcast:15 row_mask:0xa bank_mask:0xf");
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = 100u + static_cast<std::uint32_t>(l), s.wave().vgpr(4)[l] = 7;
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(s.wave().vgpr(2)[l], 100u + static_cast<std::uint32_t>(l ^ 1)) << l;
+    std::uint32_t shifted = l % 16 == 0 ? 0u : 100u + static_cast<std::uint32_t>(l - 1);
+    ASSERT_EQ(s.wave().vgpr(3)[l], shifted + static_cast<std::uint32_t>(l)) << l;  // v0 = lane id
+    int row = l / 16;
+    ASSERT_EQ(s.wave().vgpr(4)[l], row % 2 ? 100u + static_cast<std::uint32_t>(16 * row - 1) : 7u) << l;
+  }
+}
+
+TEST(EmuInstructions, DsSwizzleModes) {
+  // BITMASK_PERM "01pip": and 0x1e... the macro's raw value comes from the decoder;
+  // QUAD_PERM(3,3,1,0) is offset 0x8000 | 3 | 3<<2 | 1<<4 | 0<<6.
+  Snippet s("ds_swizzle_b32 v2, v1 offset:0x801f\nds_swizzle_b32 v3, v1 offset:swizzle(BITMASK_PERM,\"00p11\")");
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = static_cast<std::uint32_t>(l);
+  s.run();
+  const int quad[4] = {3, 3, 1, 0};
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(s.wave().vgpr(2)[l], static_cast<std::uint32_t>((l & ~3) | quad[l & 3])) << l;
+    // "00p11": bits 4..0 of the source lane are 0, 0, preserved, 1, 1 (most significant first).
+    ASSERT_EQ(s.wave().vgpr(3)[l], static_cast<std::uint32_t>((l & 32) | (l & 4) | 3)) << l;
+  }
+}
+
+TEST(EmuInstructions, PermlaneSwaps) {
+  Snippet s("v_permlane32_swap_b32 v0, v1\nv_permlane16_swap_b32 v2, v3");
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(0)[l] = static_cast<std::uint32_t>(l), s.wave().vgpr(1)[l] = 100u + static_cast<std::uint32_t>(l);
+    s.wave().vgpr(2)[l] = static_cast<std::uint32_t>(l), s.wave().vgpr(3)[l] = 100u + static_cast<std::uint32_t>(l);
+  }
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(s.wave().vgpr(0)[l], l < 32 ? static_cast<std::uint32_t>(l) : 100u + static_cast<std::uint32_t>(l - 32));
+    ASSERT_EQ(s.wave().vgpr(1)[l], l < 32 ? static_cast<std::uint32_t>(l + 32) : 100u + static_cast<std::uint32_t>(l));
+    bool odd_row = (l / 16) % 2;
+    ASSERT_EQ(s.wave().vgpr(2)[l], odd_row ? 100u + static_cast<std::uint32_t>(l - 16) : static_cast<std::uint32_t>(l));
+    ASSERT_EQ(s.wave().vgpr(3)[l], odd_row ? 100u + static_cast<std::uint32_t>(l) : static_cast<std::uint32_t>(l + 16));
+  }
+}
+
+// LDS-DMA: each active lane's 16 bytes land at M0 + offset + 16 * lane.
+TEST(EmuInstructions, GlobalLoadToLdsIsLaneLinear) {
+  Snippet s("global_load_lds_dwordx4 v[2:3], off offset:16\ns_waitcnt vmcnt(0)\nds_read_b128 v[4:7], v8", 64, 4096);
+  std::uint64_t buf = s.memory.allocate(64 * 16 + 16, "src");
+  std::vector<std::uint32_t> data(64 * 4 + 4);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint32_t>(i * 3);
+  s.memory.write(buf, data.data(), 4 * data.size());
+  s.wave().m0 = 256;
+  for (int l = 0; l < 64; ++l) {
+    std::uint64_t a = buf + 16u * static_cast<std::uint64_t>(63 - l);  // lane l fetches chunk 63 - l (+16 bytes)
+    s.wave().vgpr(2)[l] = static_cast<std::uint32_t>(a), s.wave().vgpr(3)[l] = static_cast<std::uint32_t>(a >> 32);
+    s.wave().vgpr(8)[l] = 256u + 16u + 16u * static_cast<std::uint32_t>(l);
+  }
+  s.run();
+  for (int l = 0; l < 64; ++l)
+    for (int i = 0; i < 4; ++i)
+      ASSERT_EQ(s.wave().vgpr(4 + i)[l], data[static_cast<std::size_t>(4 * (63 - l) + 4 + i)]) << l << "," << i;
+}
+
+// MUBUF: base from the V#, soffset, offen; a raw buffer's out-of-range lanes read 0 and store nothing.
+TEST(EmuInstructions, BufferLoadStoreWithRangeCheck) {
+  Snippet s("buffer_load_dword v0, v1, s[4:7], s8 offen offset:4\ns_waitcnt vmcnt(0)\nbuffer_store_dword v0, v1, s[4:7], 0 offen");
+  std::uint64_t buf = s.memory.allocate(1024, "buf");
+  std::vector<std::uint32_t> data(256);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = 1000u + static_cast<std::uint32_t>(i);
+  s.memory.write(buf, data.data(), 1024);
+  emu::Wave& w = s.wave();
+  w.s[4] = static_cast<std::uint32_t>(buf), w.s[5] = static_cast<std::uint32_t>(buf >> 32) & 0xffff;
+  w.s[6] = 200;  // num_records: bytes 0..199 are in range
+  w.s[8] = 8;    // soffset
+  for (int l = 0; l < 64; ++l) w.vgpr(1)[l] = 4u * static_cast<std::uint32_t>(l);
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    bool in_range = 4u * static_cast<std::uint32_t>(l) + 4 + 4 <= 200;
+    ASSERT_EQ(w.vgpr(0)[l], in_range ? data[static_cast<std::size_t>(l + 3)] : 0u) << l;  // 8 + 4 + 4l bytes
+  }
+  std::vector<std::uint32_t> after(256);
+  s.memory.read(buf, after.data(), 1024);
+  for (int l = 0; l < 64; ++l) {
+    bool in_range = 4u * static_cast<std::uint32_t>(l) + 4 <= 200;
+    std::uint32_t loaded = 4u * static_cast<std::uint32_t>(l) + 8 <= 200 ? data[static_cast<std::size_t>(l + 3)] : 0u;
+    ASSERT_EQ(after[static_cast<std::size_t>(l)], in_range ? loaded : data[static_cast<std::size_t>(l)]) << l;
+  }
+}
+
+// The emulator's MX element decoding against kernels/common/mx_formats (an
+// independent implementation): every E4M3, E5M2 and E8M0 code, every E2M1 code.
+TEST(EmuInstructions, MxElementDecodingEveryCode) {
+  for (unsigned c = 0; c < 256; ++c) {
+    for (auto [format, f] : {std::pair{0, kernels::MxElement::E4M3}, std::pair{1, kernels::MxElement::E5M2}}) {
+      float a = emu::decode_f8f6f4(format, c), b = kernels::decode(f, c);
+      ASSERT_TRUE((std::isnan(a) && std::isnan(b)) || std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b))
+          << format << " code " << c;
+    }
+    float a = emu::decode_e8m0(c), b = kernels::decode_e8m0(c);
+    ASSERT_TRUE((std::isnan(a) && std::isnan(b)) || a == b) << "e8m0 " << c;
+  }
+  for (unsigned c = 0; c < 16; ++c)
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(emu::decode_f8f6f4(4, c)),
+              std::bit_cast<std::uint32_t>(kernels::decode(kernels::MxElement::E2M1, c)))
+        << c;
+  // gfx942's FNUZ FP8, literal values.
+  EXPECT_TRUE(std::isnan(emu::decode_fp8_fnuz(false, 0x80)));
+  EXPECT_EQ(emu::decode_fp8_fnuz(false, 0x40), 1.0f);   // E4M3FNUZ: bias 8
+  EXPECT_EQ(emu::decode_fp8_fnuz(false, 0x7f), 240.0f);
+  EXPECT_EQ(emu::decode_fp8_fnuz(false, 0x01), 0.0009765625f);  // 2^-10
+  EXPECT_EQ(emu::decode_fp8_fnuz(true, 0x40), 1.0f);    // E5M2FNUZ: bias 16
+  EXPECT_EQ(emu::decode_fp8_fnuz(true, 0x7f), 57344.0f);
+}
+
+// v_mfma_f32_16x16x32_fp8_fp8: lane l holds A[l%16][8*(l/16) .. +7] in 2
+// VGPRs (byte p of the pair is k = 8*(l/16) + p); one-hot inputs place D.
+TEST(EmuInstructions, MfmaFp8OperandLayoutByOneHotInputs) {
+  Snippet s("v_mfma_f32_16x16x32_fp8_fp8 v[0:3], v[4:5], v[6:7], 0");
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 32; ++k) {
+      int j = (3 * i + k) % 16;
+      s.reset();
+      int g = k / 8, p = k % 8;
+      s.wave().vgpr(4 + p / 4)[i + 16 * g] = 0x38u << (8 * (p % 4));  // E4M3 1.0
+      s.wave().vgpr(6 + p / 4)[j + 16 * g] = 0x48u << (8 * (p % 4));  // E4M3 4.0
+      s.run();
+      for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c)
+          ASSERT_EQ(s.wave().vgpr(r % 4)[c + 16 * (r / 4)], bits(r == i && c == j ? 4.0f : 0.0f)) << i << "," << k;
+    }
 }
 
 }  // namespace
