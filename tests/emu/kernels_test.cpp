@@ -50,6 +50,20 @@ TEST(EmuKernels, MatchTheirReferences) {
     }
 }
 
+// The microbenchmarks: LDS sites cost what the bank model says for the
+// documented per-lane addresses (several strides and swizzles from the
+// seeds), MFMA checksums, the pointer chase and the copy.
+TEST(EmuKernels, MicrobenchmarksDoWhatTheySay) {
+  for (const char* arch : {"gfx950", "gfx942"})
+    for (const char* k : {"lds_read_b32", "lds_read_b64", "lds_read_b128", "lds_write_b32", "lds_write_b64",
+                          "lds_write_b128", "mfma_dependent_chain", "mfma_independent_streams", "pointer_chase",
+                          "stream_copy"})
+      for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+        kernels::EmulatedRun r = kernels::run_emulated(k, arch, {20}, seed);
+        EXPECT_TRUE(r.pass) << k << " " << arch << " seed " << seed << ": " << r.tolerance_why;
+      }
+}
+
 // topk's per-thread insertion once wrote each new element into slot 0; with
 // distinct increasing inputs that is invisible, with ties and shuffled
 // values it loses elements.  The emulated kernel must now rank like the
