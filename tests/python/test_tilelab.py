@@ -160,3 +160,16 @@ def test_check_errors_are_value_errors():
         t.check("gemm_f16")
     with pytest.raises(ValueError, match="not an ELF file"):
         t.disasm(__file__)
+
+
+def test_sim_runs_a_kernel_in_the_emulator():
+    r = t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64), seed=3)
+    assert r["pass"] and r["max_rel_error"] <= r["tolerance"]
+    assert r["workgroups"] == 1 and r["waves"] == 4 and r["wave_instructions"] > 1000
+    reads = [s for s in r["lds_sites"] if s["instruction"] == "ds_read_b128"]
+    assert reads and all(s["conflict_cycles"] == 0 and s["modelled"] for s in reads)
+    assert r["output"].dtype == np.uint8 and len(r["output"]) == 2 * 128 * 128
+    again = t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64), seed=3)
+    assert (again["output"] == r["output"]).all()
+    with pytest.raises(ValueError, match="gemm_bf16 needs M % 128 == 0|refuses this shape"):
+        t.sim("gemm_bf16", shape=(100, 128, 64))

@@ -11,6 +11,7 @@
 #include "sim/lds/occupancy.hpp"
 #include "sim/lds/swizzle_search.hpp"
 #include "kernels/design_check.hpp"
+#include "kernels/emulated.hpp"
 #include "sim/isa/decoder.hpp"
 
 namespace py = pybind11;
@@ -208,6 +209,8 @@ PYBIND11_MODULE(_tilelab, m) {
     } catch (const isa::IsaError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const emu::EmuError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
@@ -487,4 +490,40 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
+  m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed) {
+    const kernels::KernelSpec& spec = kernels::find_spec(kernel);
+    std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
+    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed);
+    py::dict d;
+    d["kernel"] = r.kernel;
+    d["arch"] = r.arch;
+    d["shape"] = r.shape;
+    d["seed"] = r.seed;
+    d["pass"] = r.pass;
+    d["max_rel_error"] = r.max_rel_error;
+    d["tolerance"] = r.tolerance;
+    d["tolerance_why"] = r.tolerance_why;
+    d["wave_instructions"] = r.stats.wave_instructions;
+    d["workgroups"] = r.stats.workgroups;
+    d["waves"] = r.stats.waves;
+    d["seconds"] = r.seconds;
+    py::list sites;
+    for (const auto& s : r.stats.lds_sites) {
+      py::dict x;
+      x["pc"] = s.pc;
+      x["text"] = s.text;
+      x["instruction"] = s.instruction;
+      x["modelled"] = s.modelled;
+      x["executions"] = s.executions;
+      x["cycles"] = s.cycles;
+      x["conflict_cycles"] = s.conflict_cycles;
+      x["max_ways"] = s.max_ways;
+      sites.append(x);
+    }
+    d["lds_sites"] = sites;
+    d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
+    return d;
+  }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
+     "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
+     "wave-instructions, the LDS sites' conflict cycles, the output bytes.");
 }
