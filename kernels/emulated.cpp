@@ -30,7 +30,7 @@ const Entry kHosts[] = {
     {"gemm_mxfp4", gemm_mxfp4_emulated},
 #define TILELAB_MICRO(name) \
   {#name, [](emu::Emulator& e, const std::vector<long long>& s, std::uint64_t seed) { return micro_emulated(#name, e, s, seed); }}
-    TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128),
+    TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128), TILELAB_MICRO(lds_read_b64_tr_b16),
     TILELAB_MICRO(lds_write_b32), TILELAB_MICRO(lds_write_b64), TILELAB_MICRO(lds_write_b128),
     TILELAB_MICRO(mfma_dependent_chain), TILELAB_MICRO(mfma_independent_streams), TILELAB_MICRO(pointer_chase),
     TILELAB_MICRO(stream_copy),

@@ -46,7 +46,8 @@ std::uint32_t lane_address(int lane, Pattern p, std::uint32_t width) {
   return (a % 65536) & ~(width - 1);
 }
 
-HostResult lds_pattern(emu::Emulator& e, long long iters, std::uint64_t seed, bool write, std::uint32_t width) {
+HostResult lds_pattern(emu::Emulator& e, long long iters, std::uint64_t seed, bool write, std::uint32_t width,
+                       std::string name = "") {
   const Pattern p = pattern_of(seed);
   emu::GlobalMemory mem;
   std::uint64_t out = mem.allocate(16, "out");
@@ -56,7 +57,7 @@ HostResult lds_pattern(emu::Emulator& e, long long iters, std::uint64_t seed, bo
                  static_cast<std::uint32_t>(iters)};
   HostResult r;
   r.stats = e.run(mem, launch);
-  const std::string name = std::string(write ? "ds_write_b" : "ds_read_b") + std::to_string(8 * width);
+  if (name.empty()) name = std::string(write ? "ds_write_b" : "ds_read_b") + std::to_string(8 * width);
   std::vector<std::uint32_t> addr(64);
   for (int l = 0; l < 64; ++l) addr[static_cast<std::size_t>(l)] = lane_address(l, p, width);
   arch::Arch a = arch::load_arch(e.program().arch);
@@ -170,6 +171,7 @@ HostResult stream_copy(emu::Emulator& e, long long vectors, std::uint64_t seed) 
 HostResult micro_emulated(const std::string& kernel, emu::Emulator& e, const std::vector<long long>& shape,
                           std::uint64_t seed) {
   const long long n = shape[0];
+  if (kernel == "lds_read_b64_tr_b16") return lds_pattern(e, n, seed, false, 8, "ds_read_b64_tr_b16");
   if (kernel.rfind("lds_read_b", 0) == 0 || kernel.rfind("lds_write_b", 0) == 0) {
     bool write = kernel[4] == 'w';
     std::uint32_t width = static_cast<std::uint32_t>(std::stoi(kernel.substr(write ? 11 : 10))) / 8;

@@ -258,6 +258,37 @@ void global_load_lds(Wave& w, const Op& op, Env& e) {
   }
 }
 
+// ds_read_b64_tr_b16 vdst[2], vaddr (gfx950): each group of 16 lanes reads a
+// 4 x 16 tile of 16-bit elements, lane 4r + q supplying the 8 bytes of row r,
+// columns 4q..4q+3; lane j of the group receives column j (rows 0..3, low
+// half first).  The lane mapping follows Modular's description of
+// ds_read_tr16_b64 ("each 16-lane row loads a 4x16 tile ... each lane gets a
+// column"); the ISA text is not in arch-facts yet [?].
+void ds_read_b64_tr_b16(Wave& w, const Op& op, Env& e) {
+  u32 addr[kLanes] = {};
+  const u32* va = vector_reg(w, O(op, 1));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + static_cast<u32>(op.t.mods.offset);
+  trace(e, op, addr, w.exec);
+  std::uint16_t elem[kLanes][4] = {};
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    std::memcpy(elem[l], lds_at(e, addr[l], 8, l), 8);
+  }
+  u32 lo[kLanes], hi[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    int base = l & ~15, j = l & 15;
+    std::uint16_t col[4];
+    for (int r = 0; r < 4; ++r) col[r] = elem[base + 4 * r + j / 4][j % 4];
+    lo[l] = col[0] | static_cast<u32>(col[1]) << 16;
+    hi[l] = col[2] | static_cast<u32>(col[3]) << 16;
+  }
+  u32 *d0 = vector_reg(w, O(op, 0), 0), *d1 = vector_reg(w, O(op, 0), 1);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    d0[l] = lo[l], d1[l] = hi[l];
+  }
+}
+
 // ---- MUBUF: buffer_load / buffer_store through a V# resource ----
 // V# (4 SGPRs): base = dword0 | dword1[15:0] << 32, stride = dword1[29:16],
 // num_records = dword2.  Address = base + soffset + instruction offset +
@@ -327,6 +358,7 @@ void buffer_store(Wave& w, const Op& op, Env& e) {
 }  // namespace
 
 void add_memory_ops(HandlerTable& t) {
+  t["ds_read_b64_tr_b16"] = ds_read_b64_tr_b16;
   t["ds_swizzle_b32"] = ds_swizzle;
   t["global_load_lds_dword"] = global_load_lds<4>;
   t["global_load_lds_dwordx3"] = global_load_lds<12>;

@@ -375,5 +375,29 @@ TEST(EmuInstructions, MfmaFp8OperandLayoutByOneHotInputs) {
     }
 }
 
+// ds_read_b64_tr_b16 as modelled (see ops_memory.cpp): lane 4r+q of each
+// 16-lane group points at row r, columns 4q..4q+3 of a 4 x 16 tile; lane j
+// receives column j.  The tile holds element (r, c) = 100*r + c.
+TEST(EmuInstructions, TransposeReadGivesColumns) {
+  Snippet s("ds_read_b64_tr_b16 v[2:3], v1", 64, 4096);
+  for (int group = 0; group < 4; ++group)
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 16; ++c) {
+        std::uint16_t v = static_cast<std::uint16_t>(1000 * group + 100 * r + c);
+        std::memcpy(s.wg.lds.data() + 512 * group + 32 * r + 2 * c, &v, 2);
+      }
+  for (int l = 0; l < 64; ++l) {
+    int group = l / 16, r = (l % 16) / 4, q = l % 4;
+    s.wave().vgpr(1)[l] = static_cast<std::uint32_t>(512 * group + 32 * r + 8 * q);
+  }
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    int group = l / 16, j = l % 16;
+    auto e = [&](int r) { return static_cast<std::uint32_t>(1000 * group + 100 * r + j); };
+    ASSERT_EQ(s.wave().vgpr(2)[l], e(0) | e(1) << 16) << l;
+    ASSERT_EQ(s.wave().vgpr(3)[l], e(2) | e(3) << 16) << l;
+  }
+}
+
 }  // namespace
 }  // namespace tilelab
