@@ -40,9 +40,13 @@ contains "sim needs --functional message" "only --functional runs exist so far" 
 run sim gemm_bf16 --functional --shape 100,128,64
 check "sim bad shape exit" 2 "$rc"
 contains "sim bad shape message" "error: gemm_bf16 refuses this shape: gemm_bf16 needs M % 128 == 0" "$err"
-run sim lds_read_b32 --functional
-check "sim no host exit" 2 "$rc"
-contains "sim no host message" "kernel 'lds_read_b32' has no emulated host yet" "$err"
+run sim gemm_f16 --functional
+check "sim unknown kernel exit" 2 "$rc"
+contains "sim unknown kernel message" "no kernel named 'gemm_f16'" "$err"
+run sim lds_read_b128 --functional --shape 10 --seed 2 --arch gfx942
+check "sim microbenchmark exit" 0 "$rc"
+contains "sim microbenchmark site" "ds_read_b128 v[10:13], v1                                    10       560     8" "$out"
+contains "sim microbenchmark no design" "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)" "$out"
 run sim gemm_bf16 --functional --shape 128,128,64 --code-objects "$tmp/none"
 check "sim missing code object exit" 1 "$rc"
 contains "sim missing code object message" "error: " "$err"
