@@ -28,6 +28,8 @@ const Entry kHosts[] = {
     {"grouped_gemm_bf16", grouped_gemm_bf16_emulated},
     {"gemm_mxfp8", gemm_mxfp8_emulated},
     {"gemm_mxfp4", gemm_mxfp4_emulated},
+    {"attention_fwd_d64", [](emu::Emulator& e, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_emulated(e, s, seed, 64); }},
+    {"attention_fwd_d128", [](emu::Emulator& e, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_emulated(e, s, seed, 128); }},
 #define TILELAB_MICRO(name) \
   {#name, [](emu::Emulator& e, const std::vector<long long>& s, std::uint64_t seed) { return micro_emulated(#name, e, s, seed); }}
     TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128), TILELAB_MICRO(lds_read_b64_tr_b16),

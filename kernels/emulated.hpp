@@ -58,6 +58,7 @@ HostResult topk_f32_emulated(emu::Emulator& e, const std::vector<long long>& sha
 HostResult topk_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
 HostResult gemm_mxfp8_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
 HostResult gemm_mxfp4_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed);
+HostResult attention_fwd_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed, int D);
 // The microbenchmarks (kernels/micro/host.cpp), by kernel name.
 HostResult micro_emulated(const std::string& kernel, emu::Emulator& e, const std::vector<long long>& shape,
                           std::uint64_t seed);

@@ -1,5 +1,7 @@
 #include "kernels/spec.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 #include "layouts/layout.hpp"
@@ -29,8 +31,11 @@ std::string KernelSpec::shape_violations(const std::vector<long long>& shape) co
     return name + " takes " + std::to_string(shape_dims.size()) + " dimensions (" + dims + "), got " +
            std::to_string(shape.size());
   }
-  for (long long v : shape)
-    if (v <= 0) return "every dimension must be positive";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    bool is_switch = std::find(switch_dims.begin(), switch_dims.end(), shape_dims[i]) != switch_dims.end();
+    if (is_switch ? (shape[i] != 0 && shape[i] != 1) : shape[i] <= 0)
+      return is_switch ? shape_dims[i] + " must be 0 or 1" : "every dimension must be positive";
+  }
   std::string broken;
   for (const auto& r : shape_rules)
     if (!r.holds(shape)) broken += (broken.empty() ? "" : "; ") + r.text;
@@ -46,6 +51,7 @@ const std::vector<KernelSpec>& all_specs() {
     s.push_back(grouped_gemm_bf16_spec());
     s.push_back(gemm_mxfp8_spec());
     s.push_back(gemm_mxfp4_spec());
+    for (auto& a : attention_fwd_specs()) s.push_back(std::move(a));
     for (auto& m : micro_specs()) s.push_back(std::move(m));
     return s;
   }();

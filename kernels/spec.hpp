@@ -84,6 +84,7 @@ struct KernelSpec {
   std::vector<LdsAccess> accesses;
 
   std::vector<std::string> shape_dims;       // {"M", "N", "K"}
+  std::vector<std::string> switch_dims;      // dimensions that are 0/1 switches ({"causal"}), exempt from "positive"
   std::vector<ShapeRule> shape_rules;
   std::vector<std::vector<long long>> example_shapes;  // the first is the default for `tilelab check`
   // The work of one workgroup for a supported shape on an arch; empty for the
@@ -108,6 +109,7 @@ KernelSpec gemm_bf16_spec();
 KernelSpec grouped_gemm_bf16_spec();
 KernelSpec gemm_mxfp8_spec();
 KernelSpec gemm_mxfp4_spec();
+std::vector<KernelSpec> attention_fwd_specs();
 std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels

@@ -128,7 +128,8 @@ LdsInstruction read_instruction(const Reader& r, const std::string& name, const 
   LdsInstruction ins;
   ins.name = name;
   ins.bytes = static_cast<int>(r.integer(t, path, "bytes"));
-  if (ins.bytes % 4 != 0 || ins.bytes > 16) r.fail(t.get("bytes"), path + ".bytes", "must be 4, 8, 12 or 16");
+  if (ins.bytes != 1 && ins.bytes != 2 && (ins.bytes % 4 != 0 || ins.bytes > 16))
+    r.fail(t.get("bytes"), path + ".bytes", "must be 1, 2, 4, 8, 12 or 16");
   ins.bank_period = static_cast<int>(r.integer(t, path, "bank_period", false, a.lds.banks));
   if (ins.bank_period > a.lds.banks || a.lds.banks % ins.bank_period != 0)
     r.fail(t.get("bank_period"), path + ".bank_period", "must divide the " + std::to_string(a.lds.banks) + " banks");

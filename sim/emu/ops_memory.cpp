@@ -102,8 +102,17 @@ std::uint8_t* lds_at(Env& e, u32 address, int bytes, int lane) {
   return e.lds->data() + address;
 }
 
-void trace(Env& e, const Op& op, const u32* addresses, u64 active) {
-  if (e.lds_trace) e.lds_trace->access(op, op.t.base, addresses, active);
+void trace(Env& e, const Op& op, const u32* addresses, u64 active, std::string_view as = {}) {
+  if (e.lds_trace) e.lds_trace->access(op, as.empty() ? std::string_view(op.t.base) : as, addresses, active);
+}
+
+// The two-address forms are costed as two accesses of their element width
+// (ds_read2_b64 as two ds_read_b64): how the LDS sequences them is not in
+// arch-facts [?].
+template <int Bytes>
+constexpr std::string_view element_access(bool write) {
+  if (write) return Bytes == 8 ? "ds_write_b64" : "ds_write_b32";
+  return Bytes == 8 ? "ds_read_b64" : "ds_read_b32";
 }
 
 // ds_read_b{32,64,96,128} vdst, vaddr [offset:N]; ds_read_u8/u16/i8/i16 widen.
@@ -139,7 +148,7 @@ void ds_write(Wave& w, const Op& op, Env& e) {
     int l = std::countr_zero(ex);
     addr[l] = va[l] + static_cast<u32>(op.t.mods.offset);
   }
-  trace(e, op, addr, w.exec);
+  trace(e, op, addr, w.exec, Half ? std::string_view("ds_write_b16") : std::string_view());  // d16_hi: a 16-bit write
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
@@ -152,16 +161,17 @@ void ds_write(Wave& w, const Op& op, Env& e) {
   }
 }
 
-// ds_read2_b{32,64} / ds_write2_b{32,64}: two elements at offset0 and offset1 (in elements).
-template <int Bytes>
+// ds_read2_b{32,64} / ds_write2_b{32,64}: two elements at offset0 and offset1
+// (in elements); the st64 forms count offsets in units of 64 elements.
+template <int Bytes, int Stride = 1>
 void ds_read2(Wave& w, const Op& op, Env& e) {
   // Both addresses first: the destination may overlap the address register.
   u32 addr[2][kLanes] = {};
   const u32* va = vector_reg(w, O(op, 1));
   for (int k = 0; k < 2; ++k) {
-    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes);
+    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes * Stride);
     for (u64 ex = w.exec; ex; ex &= ex - 1) addr[k][std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
-    trace(e, op, addr[k], w.exec);
+    trace(e, op, addr[k], w.exec, element_access<Bytes>(false));
   }
   for (int k = 0; k < 2; ++k)
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
@@ -170,14 +180,14 @@ void ds_read2(Wave& w, const Op& op, Env& e) {
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), k * Bytes / 4 + i)[l], p + 4 * i, 4);
     }
 }
-template <int Bytes>
+template <int Bytes, int Stride = 1>
 void ds_write2(Wave& w, const Op& op, Env& e) {
   const u32* va = vector_reg(w, O(op, 0));
   for (int k = 0; k < 2; ++k) {
     u32 addr[kLanes] = {};
-    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes);
+    u32 off = static_cast<u32>((k ? op.t.mods.offset1 : op.t.mods.offset0) * Bytes * Stride);
     for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + off;
-    trace(e, op, addr, w.exec);
+    trace(e, op, addr, w.exec, element_access<Bytes>(true));
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
       std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
@@ -412,6 +422,10 @@ void add_memory_ops(HandlerTable& t) {
   t["ds_read2_b64"] = ds_read2<8>;
   t["ds_write2_b32"] = ds_write2<4>;
   t["ds_write2_b64"] = ds_write2<8>;
+  t["ds_read2st64_b32"] = ds_read2<4, 64>;
+  t["ds_read2st64_b64"] = ds_read2<8, 64>;
+  t["ds_write2st64_b32"] = ds_write2<4, 64>;
+  t["ds_write2st64_b64"] = ds_write2<8, 64>;
   t["ds_bpermute_b32"] = ds_bpermute;
   t["ds_permute_b32"] = ds_permute;
 }

@@ -376,6 +376,27 @@ void add_vector_ops(HandlerTable& t) {
       lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
     }
   };
+  // 64-bit shifts (REV forms: the shift amount is source 0, S0[5:0]).
+  auto shift64 = [](Wave& w, const Op& op, int kind) {
+    u32 t0[kLanes];
+    const u32* sh = lanes_u32(w, O(op, 1), t0);
+    u64 vals[kLanes];
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      int l = std::countr_zero(ex);
+      u64 x = read64(w, O(op, 2), l);
+      u32 n = sh[l] & 63;
+      vals[l] = kind == 0 ? x << n : kind == 1 ? x >> n : static_cast<u64>(static_cast<std::int64_t>(x) >> n);
+    }
+    u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      int l = std::countr_zero(ex);
+      lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
+    }
+  };
+  static decltype(shift64) shift = shift64;
+  t["v_lshlrev_b64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 0); };
+  t["v_lshrrev_b64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 1); };
+  t["v_ashrrev_i64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 2); };
   auto mad64 = [](Wave& w, const Op& op, bool is_signed) {
     u32 t0[kLanes], t1[kLanes];
     const u32 *a = lanes_u32(w, O(op, 2), t0), *b = lanes_u32(w, O(op, 3), t1);

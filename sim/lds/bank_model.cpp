@@ -1,5 +1,6 @@
 #include "sim/lds/bank_model.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "sim/lds/bank_model_avx512.hpp"
@@ -29,10 +30,12 @@ BankModel::BankModel(const BankModel&) = default;
 BankModel& BankModel::operator=(const BankModel&) = default;
 
 BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins, Path path)
-    : ins_(ins), wave_size_(a.wave_size), period_(ins.bank_period), words_(ins.bytes / 4) {
+    : ins_(ins), wave_size_(a.wave_size), period_(ins.bank_period), words_(ins.bytes < 4 ? 1 : ins.bytes / 4) {
+  // A 1- or 2-byte access is costed as the 4-byte word that holds it: lanes
+  // touching different bytes of one word share it like a broadcast.
   unit_path_ = std::has_single_bit(static_cast<unsigned>(ins.bytes));
   if (unit_path_) {
-    unit_shift_ = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(ins.bytes)));
+    unit_shift_ = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(std::max(ins.bytes, 4))));
     group_mask_ = static_cast<std::uint32_t>(period_ / words_) - 1;
   }
   std::vector<std::uint64_t> phase_mask;

@@ -25,6 +25,8 @@ const std::vector<Case> kCases = {
     {"topk_f32", {4, 1024, 8}},        {"topk_f32", {3, 64, 32}},           {"topk_f32", {2, 4096, 1}},
     {"topk_bf16", {3, 64, 32}},        {"topk_bf16", {2, 2048, 17}},
     {"grouped_gemm_bf16", {4, 128, 256, 128}}, {"grouped_gemm_bf16", {3, 256, 128, 64}},
+    {"attention_fwd_d64", {1, 128, 0}},  {"attention_fwd_d64", {2, 256, 1}}, {"attention_fwd_d64", {1, 384, 0}},
+    {"attention_fwd_d128", {1, 128, 1}}, {"attention_fwd_d128", {1, 256, 0}}, {"attention_fwd_d128", {1, 384, 1}},
 };
 
 // gfx950 only: the scaled f8f6f4 MFMA.
@@ -41,7 +43,7 @@ TEST(EmuKernels, MatchTheirReferences) {
         EXPECT_TRUE(r.pass) << c.kernel << " " << arch << " seed " << seed << ": error " << r.max_rel_error
                             << " > " << r.tolerance;
         EXPECT_GT(r.stats.wave_instructions, 0u);
-        EXPECT_EQ(r.stats.workgroups * ((255 + 64) / 64), r.stats.waves);
+        EXPECT_EQ(r.stats.workgroups * static_cast<std::uint64_t>(kernels::find_spec(c.kernel).waves(64)), r.stats.waves);
       }
   for (const Case& c : kMxCases)
     for (std::uint64_t seed : {1u, 2u}) {
@@ -104,13 +106,24 @@ TEST(EmuKernels, SameSeedSameBytes) {
   }
 }
 
-// The gemm's LDS accesses as the code really makes them cost what the design
-// check says: conflict cycles per wave-instruction, per instruction kind.
-TEST(EmuKernels, GemmLdsConflictsEqualTheDesignCheck) {
+// The causal mask changes the result (the check is not blind to it), and
+// every causal row's output depends only on keys up to it: the first query
+// block's output is the same whatever lies in later keys.
+TEST(EmuKernels, AttentionCausalMaskMatters) {
+  kernels::EmulatedRun full = kernels::run_emulated("attention_fwd_d64", "gfx950", {1, 256, 0}, 5);
+  kernels::EmulatedRun causal = kernels::run_emulated("attention_fwd_d64", "gfx950", {1, 256, 1}, 5);
+  ASSERT_TRUE(full.pass && causal.pass);
+  EXPECT_NE(full.output, causal.output);
+}
+
+// The kernels' LDS accesses as the code really makes them cost what the
+// design check says: conflict cycles per wave-instruction, per instruction kind.
+TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
+  for (const auto& [kernel, shape] : std::vector<std::pair<std::string, std::vector<long long>>>{
+           {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}}}) {
   for (const char* arch : {"gfx950", "gfx942"}) {
-    std::vector<long long> shape = {256, 256, 128};
-    kernels::EmulatedRun r = kernels::run_emulated("gemm_bf16", arch, shape, 1);
-    kernels::DesignReport d = kernels::design_check(kernels::find_spec("gemm_bf16"), arch::load_arch(arch), std::nullopt, shape);
+    kernels::EmulatedRun r = kernels::run_emulated(kernel, arch, shape, 1);
+    kernels::DesignReport d = kernels::design_check(kernels::find_spec(kernel), arch::load_arch(arch), std::nullopt, shape);
     std::map<std::string, std::pair<double, double>> emulated, designed;  // kind -> (instructions, conflicts)
     for (const auto& s : r.stats.lds_sites) {
       ASSERT_TRUE(s.modelled) << s.text;
@@ -126,10 +139,13 @@ TEST(EmuKernels, GemmLdsConflictsEqualTheDesignCheck) {
       ASSERT_TRUE(designed.count(kind)) << kind;
       EXPECT_DOUBLE_EQ(e.second / e.first, designed[kind].second / designed[kind].first) << arch << " " << kind;
     }
-    // Each wave stores 8 KiB of the 32 KiB A+B stage per K step of 64: 8 ds_write_b128;
-    // 4 workgroups x 4 waves x 2 K steps.
-    EXPECT_EQ(emulated["ds_write_b128"].first, 16.0 * 8 * (128 / 64)) << arch;
+    // gemm: each wave stores 8 KiB of the 32 KiB A+B stage per K step of 64:
+    // 8 ds_write_b128; 4 workgroups x 4 waves x 2 K steps.
+    if (kernel == "gemm_bf16") {
+      EXPECT_EQ(emulated["ds_write_b128"].first, 16.0 * 8 * (128 / 64)) << arch;
+    }
   }
+}
 }
 
 // Every compiled kernel of the suite uses only opcodes the emulator implements,

@@ -152,7 +152,7 @@ int naive_conflict_cycles(const arch::LdsInstruction& ins, const std::vector<std
     std::map<int, std::set<std::uint32_t>> words;
     for (int l : phase)
       if ((mask >> l) & 1)
-        for (int w = 0; w < ins.bytes / 4; ++w) {
+        for (int w = 0; w < std::max(1, ins.bytes / 4); ++w) {
           std::uint32_t word = addr[l] / 4 + static_cast<std::uint32_t>(w);
           words[static_cast<int>(word % static_cast<std::uint32_t>(ins.bank_period))].insert(word);
         }

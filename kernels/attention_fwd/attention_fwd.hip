@@ -1,0 +1,219 @@
+// Fused attention forward, bf16: O = softmax(Q·Kᵀ / sqrt(D)) · V per head,
+// causal or not, fp32 online-softmax statistics, and the log-sum-exp of each
+// query row (natural log, for a backward pass).  Q, K, V, O: [BH][S][D]
+// bf16 row-major; lse: [BH][S] f32.  D = 64 or 128 (one kernel each).
+//
+// Workgroup: 128 query rows of one head, 512 threads = 8 waves of 16 rows.
+// KV tiles of 64 keys stream through LDS: K row-major (64 x D) and V
+// transposed (Vt: D x 64), two stages of each.
+//
+// Per wave, everything is held "query per lane": the MFMAs compute
+// Sᵀ = K·Qᵀ (A = K from LDS, B = Qᵀ kept in registers) and Oᵀ += Vᵀ·Pᵀ
+// (A = Vt from LDS, B = Pᵀ from registers), so lane l owns query l%16 in both
+// accumulators and the softmax statistics (max m, sum l) are per lane; a row
+// reduction is 16 values in the lane plus two shuffles (lanes l^16, l^32).
+// Pᵀ's K index is a permutation of the keys — lane group g holds keys
+// 4g..4g+3 of two 16-key blocks — and Vt is read with the same permutation,
+// so the sum over keys is unchanged.
+//
+// The dual-wave pipeline (ping-pong).  Waves w and w+4 share a SIMD.  Group A
+// (waves 0-3) and group B (waves 4-7) run the same program offset by one
+// phase; every phase ends at a workgroup barrier:
+//
+//   phase 2j    A: MFMA   Sᵀ_j = K_j·Qᵀ, Oᵀ += V_{j-1}·P_{j-1}   (s_setprio 1)
+//               B: VALU   softmax of S_{j-1} -> P_{j-1}; stage V_j
+//   phase 2j+1  A: VALU   softmax of S_j -> P_j; stage K_{j+1}
+//               B: MFMA   Sᵀ_j = K_j·Qᵀ, Oᵀ += V_{j-1}·P_{j-1}   (s_setprio 1)
+//
+// so on every SIMD one wave issues MFMAs while its partner does the softmax
+// (exp2, max, sums, bf16 packing) and the global->LDS staging of the next
+// tile: the softmax VALU work of one KV tile overlaps the MFMA work of
+// another.  The MFMA wave raises its priority so the matrix core is fed first
+// and the VALU wave fills the remaining issue slots.  Staging hazards: K_{j+1}
+// goes to stage (j+1)%2 in phase 2j+1, whose last reader (K_{j-1}) was in
+// phase 2j-1; V_j goes to stage j%2 in phase 2j, last read (V_{j-2}) in phase
+// 2j-1.  One barrier per phase is enough.
+//
+// LDS layouts (spec.cpp): K tile row-major composed with Sw<log2(D/8),3,log2(D)-3>
+// (16-byte unit u of key row n at u ^ (n % (D/8))); Vt row-major D x 64
+// composed with Sw<4,2,4> (8-byte unit k of row d at k ^ (d % 16)).
+// Shapes: S % 128 == 0; causal masks key > query (top-left aligned).
+#include "kernels/common/tilelab_hip.hpp"
+
+namespace attention_fwd {
+
+constexpr int kThreads = 512, kGroupThreads = 256;
+constexpr int kTileQ = 128, kTileKV = 64;
+
+template <int D>
+struct Lds {
+  static constexpr int kUnits = D / 8;                 // 16-byte units per K row
+  static constexpr int kKBytes = kTileKV * D * 2;       // one K stage
+  static constexpr int kVBytes = D * kTileKV * 2;       // one Vt stage
+  static constexpr int kBytes = 2 * kKBytes + 2 * kVBytes;
+  __device__ static int k_offset(int stage, int n, int u) { return stage * kKBytes + n * D * 2 + ((u ^ (n % kUnits)) << 4); }
+  // Key n of row d (n a multiple of 4 for the 8-byte reads).
+  __device__ static int vt_offset(int stage, int d, int n) {
+    return 2 * kKBytes + stage * kVBytes + d * (kTileKV * 2) + ((((n >> 2) ^ (d & 15))) << 3) + ((n & 3) << 1);
+  }
+};
+
+template <int D>
+__device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q,
+                          const tl::bf16* __restrict__ K, const tl::bf16* __restrict__ V, int S, int causal) {
+  __shared__ __attribute__((aligned(16))) unsigned char lds[Lds<D>::kBytes];
+  const int t = threadIdx.x, wave = t / tl::kWaveSize, lane = (int)tl::lane_id();
+  const int group = wave / 4, gt = t % kGroupThreads;
+  const long head = (long)blockIdx.y * S * D;
+  const int q_block = blockIdx.x * kTileQ;
+  const int i = lane % 16, g = lane / 16;
+  const int my_q = q_block + 16 * wave + i;
+  const float scale_log2 = (D == 64 ? 0.125f : 0.08838834764831845f) * 1.4426950408889634f;  // log2(e)/sqrt(D)
+
+  tl::bf16x8 qf[D / 32];  // Qᵀ fragments: lane l holds Q[my_q][32c + 8g .. +8]
+#pragma unroll
+  for (int c = 0; c < D / 32; ++c) qf[c] = *reinterpret_cast<const tl::bf16x8*>(Q + head + (long)my_q * D + 32 * c + 8 * g);
+
+  const int kv_end = causal ? (S < q_block + kTileQ ? S : q_block + kTileQ) : S;
+  const int tiles = kv_end / kTileKV;
+
+  // Staging by one group (256 threads): K chunk c is row c/(D/8), unit c%(D/8);
+  // V chunk c is key c%64, elements 8*(c/64)..+8, scattered into Vt's rows.
+  auto stage_k = [&](int tile, int stage) {
+#pragma unroll
+    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
+      const int n = c / (D / 8), u = c % (D / 8);
+      const tl::u32x4 v = *reinterpret_cast<const tl::u32x4*>(K + head + (long)(tile * kTileKV + n) * D + 8 * u);
+      *reinterpret_cast<tl::u32x4*>(lds + Lds<D>::k_offset(stage, n, u)) = v;
+    }
+  };
+  auto stage_v = [&](int tile, int stage) {
+#pragma unroll
+    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
+      const int n = c % kTileKV, d0 = 8 * (c / kTileKV);
+      const tl::bf16x8 v = *reinterpret_cast<const tl::bf16x8*>(V + head + (long)(tile * kTileKV + n) * D + d0);
+#pragma unroll
+      for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds<D>::vt_offset(stage, d0 + e, n)) = v[e];
+    }
+  };
+
+  tl::f32x4 o[D / 16];  // Oᵀ: lane l holds O[my_q][16db + 4g .. +4]
+#pragma unroll
+  for (int db = 0; db < D / 16; ++db) o[db] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
+  tl::f32x4 s[4];       // Sᵀ: lane l holds keys 16nb + 4g .. +4 of its query
+  tl::bf16x8 p[2];      // Pᵀ fragments of the two 32-key chunks
+  float m = -__builtin_inff(), l = 0.f;
+
+  // The MFMA phase of tile j: Sᵀ_j (if j < tiles) and Oᵀ += V_{j-1}·P_{j-1} (if j > 0).
+  auto mfma_phase = [&](int j) {
+    tl::set_priority<1>();
+    if (j > 0) {
+      const int stage = (j - 1) & 1;
+#pragma unroll
+      for (int db = 0; db < D / 16; ++db)
+#pragma unroll
+        for (int kc = 0; kc < 2; ++kc) {
+          const int d = 16 * db + i, n0 = 32 * kc + 4 * g;
+          const tl::u32x2 lo = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::vt_offset(stage, d, n0));
+          const tl::u32x2 hi = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::vt_offset(stage, d, n0 + 16));
+          const tl::u32x4 a = {lo[0], lo[1], hi[0], hi[1]};
+          o[db] = tl::mfma_f32_16x16x32_bf16(__builtin_bit_cast(tl::bf16x8, a), p[kc], o[db]);
+        }
+    }
+    if (j < tiles) {
+      const int stage = j & 1;
+#pragma unroll
+      for (int nb = 0; nb < 4; ++nb) {
+        s[nb] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+        for (int c = 0; c < D / 32; ++c) {
+          const tl::bf16x8 kf = *reinterpret_cast<const tl::bf16x8*>(lds + Lds<D>::k_offset(stage, 16 * nb + i, 4 * c + g));
+          s[nb] = tl::mfma_f32_16x16x32_bf16(kf, qf[c], s[nb]);
+        }
+      }
+    }
+    tl::set_priority<0>();
+  };
+
+  // The softmax of tile j: new running max, rescale of l and Oᵀ, P_j in bf16.
+  auto softmax_phase = [&](int j) {
+    float x[16], tile_max = -__builtin_inff();
+#pragma unroll
+    for (int nb = 0; nb < 4; ++nb)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int key = j * kTileKV + 16 * nb + 4 * g + r;
+        float v = s[nb][r] * scale_log2;
+        if (causal && key > my_q) v = -__builtin_inff();
+        x[4 * nb + r] = v;
+        tile_max = __builtin_fmaxf(tile_max, v);
+      }
+    tile_max = __builtin_fmaxf(tile_max, tl::shuffle_xor(tile_max, 16));
+    tile_max = __builtin_fmaxf(tile_max, tl::shuffle_xor(tile_max, 32));
+    const float m_new = __builtin_fmaxf(m, tile_max);
+    const float m_use = m_new == -__builtin_inff() ? 0.f : m_new;  // a row with no key yet: no NaN from -inf - -inf
+    const float alpha = __builtin_amdgcn_exp2f(m - m_use);
+    float sum = 0.f;
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+      x[k] = __builtin_amdgcn_exp2f(x[k] - m_use);
+      sum += x[k];
+    }
+    sum += tl::shuffle_xor(sum, 16);
+    sum += tl::shuffle_xor(sum, 32);
+    l = l * alpha + sum;
+    m = m_new;
+#pragma unroll
+    for (int db = 0; db < D / 16; ++db) o[db] *= alpha;
+#pragma unroll
+    for (int kc = 0; kc < 2; ++kc)
+#pragma unroll
+      for (int q = 0; q < 8; ++q) p[kc][q] = (tl::bf16)x[4 * (2 * kc + q / 4) + q % 4];
+  };
+
+  if (group == 0) stage_k(0, 0);
+  __syncthreads();
+  for (int j = 0; j <= tiles; ++j) {
+    // phase 2j
+    if (group == 0) {
+      mfma_phase(j);
+    } else {
+      if (j > 0) softmax_phase(j - 1);
+      if (j < tiles) stage_v(j, j & 1);
+    }
+    __syncthreads();
+    // phase 2j+1
+    if (group == 0) {
+      if (j < tiles) softmax_phase(j);
+      if (j + 1 < tiles) stage_k(j + 1, (j + 1) & 1);
+    } else {
+      mfma_phase(j);
+    }
+    __syncthreads();
+  }
+
+  // O = Oᵀ / l, four consecutive elements per lane and block; lse = ln(sum exp(s)).
+  const float inv_l = 1.f / l;
+#pragma unroll
+  for (int db = 0; db < D / 16; ++db) {
+    tl::bf16x4 out;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) out[r] = (tl::bf16)(o[db][r] * inv_l);
+    *reinterpret_cast<tl::bf16x4*>(O + head + (long)my_q * D + 16 * db + 4 * g) = out;
+  }
+  if (g == 0) lse[(long)blockIdx.y * S + my_q] = (m + __builtin_amdgcn_logf(l)) * 0.6931471805599453f;
+}
+
+}  // namespace attention_fwd
+
+extern "C" __global__ __launch_bounds__(attention_fwd::kThreads) void attention_fwd_d64(
+    tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q, const tl::bf16* __restrict__ K,
+    const tl::bf16* __restrict__ V, int S, int causal) {
+  attention_fwd::attention<64>(O, lse, Q, K, V, S, causal);
+}
+
+extern "C" __global__ __launch_bounds__(attention_fwd::kThreads) void attention_fwd_d128(
+    tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q, const tl::bf16* __restrict__ K,
+    const tl::bf16* __restrict__ V, int S, int causal) {
+  attention_fwd::attention<128>(O, lse, Q, K, V, S, causal);
+}

@@ -1,0 +1,66 @@
+// attention_fwd's layout spec (the design of attention_fwd.hip), D = 64 and 128.
+#include "kernels/spec.hpp"
+
+#include "layouts/layout.hpp"
+
+namespace tilelab::kernels {
+
+namespace {
+Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std::move(stride)); }
+
+KernelSpec attention_spec(int D) {
+  KernelSpec s;
+  s.name = "attention_fwd_d" + std::to_string(D);
+  s.source = "attention_fwd/attention_fwd.hip";
+  s.summary = "fused attention forward, bf16, D = " + std::to_string(D) +
+              ", causal or not, online softmax (fp32), log-sum-exp per row, dual-wave ping-pong";
+  s.archs = {"gfx950", "gfx942"};
+  s.block_tile = "128 query rows x 64-key KV tiles per workgroup (one head)";
+  s.wave_layout =
+      "8 waves x 16 query rows; waves w and w+4 share a SIMD: group A (0-3) and group B (4-7) alternate phases -- "
+      "while one group issues the MFMAs of a KV tile (S^T = K Q^T, O^T += V^T P^T, s_setprio 1) the other runs "
+      "the softmax of another tile and stages the next K (A) or V (B) tile into LDS";
+  s.thread_values =
+      "query per lane: lane l owns query l%16 in S^T and O^T; S^T lane l holds keys 16nb + 4(l/16)..+4; O^T lane l "
+      "holds d = 16db + 4(l/16)..+4; P^T / Vt use the same key permutation";
+  s.copy_atom = "K: 128-bit global load -> ds_write_b128; V: 128-bit global load -> 8 x ds_write_b16 into Vt (transposed)";
+  s.mfma_atom = "v_mfma_f32_16x16x32_bf16 (gfx942: two v_mfma_f32_16x16x16_bf16)";
+  s.threads_per_block = 512;
+  s.pipeline_depth = 2;
+  const int units_log2 = D == 64 ? 3 : 4;  // 16-byte units per K row: 8 or 16
+  s.lds = {{"K tile", 64, D, 2, 2, Swizzle(units_log2, 3, D == 64 ? 3 : 4)},
+           {"Vt tile", D, 64, 2, 2, Swizzle(4, 2, 4)}};
+  // One group (256 threads) stages each tile: K chunk t is row t/(D/8), unit t%(D/8);
+  // V chunk t is key t%64, elements 8*(t/64)..+8 of it, written down Vt's column.
+  const TVLayout k_copy = make_layout_tv(L({256 / (D / 8), D / 8}, {D / 8, 1}), L({1, 8}, {1, 1}));
+  const TVLayout k_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 8}, {1, 1}));
+  const TVLayout v_copy = make_layout_tv(L({4, 64}, {64, 1}), L({8, 1}, {1, 1}));
+  const TVLayout vt_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 4}, {1, 1}));
+  s.accesses = {{"K: global -> LDS (group A)", 0, "ds_write_b128", k_copy, {}, ~0ull},
+                {"K: MFMA A operand of S^T", 0, "ds_read_b128", k_operand, {}, ~0ull},
+                {"V: global -> Vt (group B)", 1, "ds_write_b16", v_copy, {}, ~0ull},
+                {"Vt: MFMA A operand of O^T", 1, "ds_read_b64", vt_operand, {}, ~0ull}};
+  s.shape_dims = {"BH", "S", "causal"};
+  s.switch_dims = {"causal"};
+  s.shape_rules = {{"BH >= 1", [](const auto& v) { return v[0] >= 1; }},
+                   {"S % 128 == 0", [](const auto& v) { return v[1] % 128 == 0; }}};
+  s.example_shapes = {{16, 4096, 1}, {1, 128, 0}, {2, 256, 1}, {1, 384, 0}, {16, 4096, 0}};
+  s.work = [D](const std::vector<long long>& v, const std::string& arch) {
+    const long long S = v[1], blocks = S / 128;
+    // KV tiles per workgroup, averaged over the query blocks (causal: block b sees 2(b+1) tiles).
+    const long long tiles_total = v[2] ? blocks * (blocks + 1) : blocks * (S / 64);
+    const long long tiles = (tiles_total + blocks - 1) / blocks;
+    // Per tile and wave: S^T 4 x D/32 MFMAs, O^T D/16 x 2; 8 waves.
+    const bool k16 = arch == "gfx942";
+    const long long mfma = tiles * 8 * (4 * D / 32 + 2 * D / 16) * (k16 ? 2 : 1);
+    const long long tile_bytes = 2LL * 64 * D * 2;  // K and V
+    return TileWork{v[0] * blocks, k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
+                    tiles * tile_bytes + 2LL * 128 * D * 2 + 128 * 4, v[0] * S * (4LL * D * 2 + 4)};
+  };
+  return s;
+}
+}  // namespace
+
+std::vector<KernelSpec> attention_fwd_specs() { return {attention_spec(64), attention_spec(128)}; }
+
+}  // namespace tilelab::kernels
