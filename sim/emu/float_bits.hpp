@@ -31,6 +31,34 @@ inline float f16_to_f32(std::uint16_t h) {
   return as_f32(sign | (exp + 112) << 23 | man << 13);
 }
 
+// f32 -> IEEE half, round to nearest even (toward_zero: truncate instead);
+// overflow to infinity (toward_zero: to the largest finite), NaN stays NaN
+// (quieted, sign kept), tiny values to half denormals.
+inline std::uint16_t f32_to_f16(float f, bool toward_zero = false) {
+  const std::uint32_t b = bits_of(f);
+  const std::uint16_t sign = static_cast<std::uint16_t>((b >> 16) & 0x8000);
+  const std::uint32_t abs = b & 0x7fffffffu;
+  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00 | ((abs >> 13) & 0x3ff));
+  if (abs == 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7c00);
+  const int exp = static_cast<int>(abs >> 23) - 127;
+  if (exp > 15) return static_cast<std::uint16_t>(sign | (toward_zero ? 0x7bff : 0x7c00));
+  std::uint32_t mant = (abs & 0x7fffff) | 0x800000;  // 24 bits with the hidden one
+  int shift;                                          // bits to drop from the 24-bit significand
+  std::uint32_t base;                                 // exponent field of the result
+  if (exp >= -14) {
+    shift = 13;
+    base = static_cast<std::uint32_t>(exp + 15) << 10;
+    mant &= 0x7fffff;  // normal: the hidden one lives in the exponent field
+  } else {
+    if (exp < -25) return sign;  // below half the smallest denormal: rounds to zero
+    shift = 13 + (-14 - exp);
+    base = 0;
+  }
+  std::uint32_t q = mant >> shift, rest = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (!toward_zero && (rest > half || (rest == half && (q & 1)))) ++q;  // may carry into the exponent: still right
+  return static_cast<std::uint16_t>(sign | (base + q));
+}
+
 // Element formats by cbsz (A) / blgp (B): 0 E4M3, 1 E5M2, 4 E2M1 (2 E2M3 and
 // 3 E3M2, the FP6 forms, are not implemented).  OCP MX rules: E4M3 has no
 // infinity (S.1111.111 is NaN, max 448); E5M2 has infinities and NaNs;

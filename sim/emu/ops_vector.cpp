@@ -523,6 +523,41 @@ void add_vector_ops(HandlerTable& t) {
     if (f >= 4294967295.0f) return 0xffffffffu;
     return static_cast<u32>(f);
   }), 1>;
+  // Half conversions: results in the low 16 bits, the high half zero (GFX9).
+  t["v_cvt_f16_f32"] = [](Wave& w, const Op& op, Env& e) {
+    u32 t0[kLanes], r[kLanes];
+    const u32* a = src(w, op, 1, t0);
+    for (int l = 0; l < kLanes; ++l) r[l] = f32_to_f16(in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32));
+    store(w, op, r);
+  };
+  t["v_cvt_f32_f16"] = [](Wave& w, const Op& op, Env&) {
+    u32 t0[kLanes], r[kLanes];
+    const u32* a = src(w, op, 1, t0);
+    int shift = op.t.mods.op_sel[0] ? 16 : 0;
+    for (int l = 0; l < kLanes; ++l) {
+      float f = f16_to_f32(static_cast<std::uint16_t>(a[l] >> shift));
+      if (O(op, 1).abs) f = std::fabs(f);
+      if (O(op, 1).neg) f = -f;
+      r[l] = bits_of(f);
+    }
+    store(w, op, r);
+  };
+  t["v_cvt_pkrtz_f16_f32"] = [](Wave& w, const Op& op, Env& e) {  // round toward zero
+    u32 t0[kLanes], t1[kLanes], r[kLanes];
+    const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);
+    for (int l = 0; l < kLanes; ++l)
+      r[l] = f32_to_f16(in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32), true) |
+             static_cast<u32>(f32_to_f16(in_f32(b[l], O(op, 2).abs, O(op, 2).neg, e.denorm_mode_32), true)) << 16;
+    store(w, op, r);
+  };
+  t["v_pack_b32_f16"] = [](Wave& w, const Op& op, Env&) {
+    u32 t0[kLanes], t1[kLanes], r[kLanes];
+    const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);
+    const Modifiers& m = op.t.mods;
+    for (int l = 0; l < kLanes; ++l)
+      r[l] = ((a[l] >> (m.op_sel[0] ? 16 : 0)) & 0xffff) | ((b[l] >> (m.op_sel[1] ? 16 : 0)) & 0xffff) << 16;
+    store(w, op, r);
+  };
   t["v_cvt_pk_bf16_f32"] = [](Wave& w, const Op& op, Env& e) {
     u32 t0[kLanes], t1[kLanes], r[kLanes];
     const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);

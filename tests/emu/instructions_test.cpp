@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -396,6 +399,76 @@ TEST(EmuInstructions, TransposeReadGivesColumns) {
     auto e = [&](int r) { return static_cast<std::uint32_t>(1000 * group + 100 * r + j); };
     ASSERT_EQ(s.wave().vgpr(2)[l], e(0) | e(1) << 16) << l;
     ASSERT_EQ(s.wave().vgpr(3)[l], e(2) | e(3) << 16) << l;
+  }
+}
+
+// f32 <-> f16 against the compiler's _Float16 (an independent conversion):
+// every half code up, and 200k random floats plus edge cases down (RNE).
+TEST(EmuInstructions, HalfConversionsEveryCode) {
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    _Float16 x;
+    std::uint16_t hb = static_cast<std::uint16_t>(h);
+    std::memcpy(&x, &hb, 2);
+    float want = static_cast<float>(x), got = emu::f16_to_f32(hb);
+    ASSERT_TRUE((std::isnan(want) && std::isnan(got)) || bits(want) == bits(got)) << h;
+  }
+  std::mt19937 rng(9);
+  std::vector<float> cases = {0.f, -0.f, 65504.f, 65520.f, 65519.99f, 1e-8f, 2.98e-8f, 5.96e-8f, 6.1e-5f,
+                              std::numeric_limits<float>::infinity(), 1.0009765625f, 1.00048828125f};
+  for (int i = 0; i < 200000; ++i) {
+    std::uint32_t b = static_cast<std::uint32_t>(rng());
+    b = (b & 0x80000000u) | (0x30000000u + (b % 0x18000000u));  // exponents around the half range
+    cases.push_back(std::bit_cast<float>(b));
+  }
+  for (float f : cases) {
+    _Float16 y = static_cast<_Float16>(f);
+    std::uint16_t want;
+    std::memcpy(&want, &y, 2);
+    ASSERT_EQ(emu::f32_to_f16(f), want) << f;
+  }
+  Snippet s("v_cvt_f16_f32_e32 v0, v1\nv_cvt_f32_f16_e32 v2, v0\nv_cvt_pkrtz_f16_f32 v3, v1, v4");
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = bits(1.0f + static_cast<float>(l) / 3.0f), s.wave().vgpr(4)[l] = bits(65519.0f);
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    float f = 1.0f + static_cast<float>(l) / 3.0f;
+    _Float16 y = static_cast<_Float16>(f);
+    std::uint16_t want;
+    std::memcpy(&want, &y, 2);
+    ASSERT_EQ(s.wave().vgpr(0)[l], want);
+    ASSERT_EQ(s.wave().vgpr(2)[l], bits(static_cast<float>(y)));
+    ASSERT_EQ(s.wave().vgpr(3)[l] >> 16, 0x7bffu);  // toward zero: the largest finite half, not infinity
+  }
+}
+
+// v_mfma_scale_f32_16x16x128_f8f6f4 operand and scale layouts (arch-facts):
+// FP8 bytes 0-15 of lane l are k = 16g..+15, bytes 16-31 k = 64+16g..+15; FP4
+// nibble n is k = 32g + n; lane l holds the scale of row l%16, K-block l/16.
+// A one-hot 1.0 at (i, k), B one-hot 2.0 at (k, j), A's scale for (i, k/32) = 2.
+TEST(EmuInstructions, ScaledMfmaLayoutsByOneHotInputs) {
+  for (bool fp4 : {false, true}) {
+    Snippet s(fp4 ? "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[12:15], 0, v20, v21 op_sel_hi:[0,0,0] cbsz:4 blgp:4"
+                  : "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], 0, v20, v21 op_sel_hi:[0,0,0]");
+    for (int i = 0; i < 16; i += 3)
+      for (int k = 0; k < 128; k += 5) {
+        const int j = (i + k) % 16;
+        s.reset();
+        for (int l = 0; l < 64; ++l) s.wave().vgpr(20)[l] = s.wave().vgpr(21)[l] = 127;  // scale 1.0
+        s.wave().vgpr(20)[i + 16 * (k / 32)] = 128;                                       // 2.0
+        if (fp4) {
+          int g = k / 32, n = k % 32;
+          s.wave().vgpr(4 + n / 8)[i + 16 * g] = 0x2u << (4 * (n % 8));   // E2M1 1.0
+          s.wave().vgpr(12 + n / 8)[j + 16 * g] = 0x4u << (4 * (n % 8));  // E2M1 2.0
+        } else {
+          int half = k / 64, within = k % 64, g = within / 16, b = 16 * half + within % 16;
+          s.wave().vgpr(4 + b / 4)[i + 16 * g] = 0x38u << (8 * (b % 4));   // E4M3 1.0
+          s.wave().vgpr(12 + b / 4)[j + 16 * g] = 0x40u << (8 * (b % 4));  // E4M3 2.0
+        }
+        s.run();
+        for (int r = 0; r < 16; ++r)
+          for (int c = 0; c < 16; ++c)
+            ASSERT_EQ(s.wave().vgpr(r % 4)[c + 16 * (r / 4)], bits(r == i && c == j ? 4.0f : 0.0f))
+                << (fp4 ? "fp4 " : "fp8 ") << i << "," << k << "," << j;
+      }
   }
 }
 
