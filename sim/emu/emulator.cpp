@@ -99,6 +99,7 @@ void Emulator::load_ops() {
       op.t = parse_text(in.text);
     } catch (const EmuError& e) {  // reported if the instruction is ever executed
       op.t.mnemonic = op.t.base = std::string(in.mnemonic());
+      op.error = e.what();
       continue;
     }
     if (in.target >= 0) op.target = static_cast<std::int32_t>(program_.index_of(static_cast<std::uint64_t>(in.target)));
@@ -189,7 +190,7 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
 
 inline void Emulator::execute(Env& env, Wave& w) {
   const Op& op = ops_[w.pc];
-  if (!op.fn) fail(op, "opcode '" + op.t.base + "' is not implemented by the emulator");
+  if (!op.fn) fail(op, op.error.empty() ? "opcode '" + op.t.base + "' is not implemented by the emulator" : op.error);
   w.pc = op.index + 1;
   try {
     op.fn(w, op, env);

@@ -68,7 +68,8 @@ class Emulator {
   ~Emulator();
 
   const isa::Program& program() const { return program_; }
-  // Mnemonics (without encoding suffix) in the kernel that have no semantics yet.
+  // Mnemonics (without encoding suffix) in the kernel that cannot run: no
+  // semantics yet, or operands the emulator cannot read.
   std::vector<std::string> unimplemented() const;
 
   RunStats run(GlobalMemory& memory, const Launch& launch);

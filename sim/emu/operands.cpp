@@ -102,6 +102,9 @@ bool parse_register(std::string_view t, Operand& op) {
     if (r.ec != std::errc() || r.ptr != rest.data() + rest.size()) return false;
     hi = lo;
   }
+  // Register files: 128 SGPRs (s0-s105 and what follows in LLVM's numbering
+  // are below this), 256 VGPRs, 256 AGPRs; anything past them is not a register.
+  if (hi >= (loc == Loc::SGPR ? 128u : 256u) || hi - lo >= 32) return false;
   op.loc = loc;
   op.index = static_cast<std::uint16_t>(lo);
   op.count = static_cast<std::uint8_t>(hi - lo + 1);

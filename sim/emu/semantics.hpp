@@ -30,6 +30,7 @@ struct Op {
   std::uint32_t index = 0;       // in the program
   std::int32_t target = -1;      // branch target's index, -1 if none
   const isa::Instruction* inst = nullptr;
+  std::string error;             // why the text could not be read (reported if executed)
 };
 
 // Per-lane LDS byte addresses of one executed LDS instruction.

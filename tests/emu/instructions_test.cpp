@@ -224,6 +224,19 @@ TEST(EmuInstructions, UnimplementedOpcodeStopsWithOneLine) {
   }
 }
 
+// An operand the emulator cannot read (a trap-handler register) stops the run
+// with the reason, not a crash.
+TEST(EmuInstructions, UnreadableOperandStopsWithTheReason) {
+  Snippet s("s_mov_b32 ttmp0, s1");
+  EXPECT_EQ(s.e->unimplemented(), std::vector<std::string>({"s_mov_b32"}));
+  try {
+    s.run();
+    FAIL() << "ran an instruction it cannot read";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read operand 'ttmp0'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(EmuInstructions, OutOfBoundsGlobalLoadNamesLaneAndAddress) {
   Snippet s("global_load_dword v0, v[2:3], off offset:8");
   std::uint64_t buf = s.memory.allocate(256, "buf");
