@@ -9,7 +9,6 @@
 #include <limits>
 #include <random>
 #include <cstdio>
-#include <regex>
 #include <sstream>
 
 #include "kernels/common/mx_formats.hpp"
@@ -35,10 +34,12 @@ std::vector<std::uint8_t> assemble(const std::string& source) {
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   pclose(p);
   std::remove(path);
+  // (Plain string search: GCC 12's <regex> trips -Wmaybe-uninitialized under the sanitizers.)
   std::vector<std::uint8_t> bytes;
-  std::regex enc(R"(encoding: \[([^\]]*)\])");
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), enc); it != std::sregex_iterator(); ++it) {
-    std::stringstream s((*it)[1].str());
+  const std::string key = "encoding: [";
+  for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + 1)) {
+    std::size_t end = out.find(']', at);
+    std::stringstream s(out.substr(at + key.size(), end - at - key.size()));
     std::string b;
     while (std::getline(s, b, ',')) bytes.push_back(static_cast<std::uint8_t>(std::stoul(b, nullptr, 16)));
   }
