@@ -67,7 +67,9 @@ BankModel::BankModel(const arch::Arch& a, const arch::LdsInstruction& ins, Path 
       if (p.count > 16) return false;
     return true;
   };
-  if (path == Path::fastest && cpu_has_avx512 && unit_path_ && fits(phase_passes_) && fits(merged_passes_)) {
+  if (path == Path::fastest && cpu_has_avx512 && unit_path_ && fits(phase_passes_) && fits(merged_passes_) &&
+      phase_passes_.size() <= static_cast<std::size_t>(avx512::kMaxPasses) &&
+      merged_passes_.size() <= static_cast<std::size_t>(avx512::kMaxPasses)) {
     vector_phases_ = vector_passes(phase_passes_);
     vector_merged_ = vector_passes(merged_passes_);
   }

@@ -19,6 +19,9 @@ struct VectorPass {
   std::uint64_t mask = 0;               // the pass's lanes as a wave mask
 };
 
+// The most passes the vector path takes (more fall back to the scalar path).
+inline constexpr int kMaxPasses = 16;
+
 // Whether this CPU runs the vector path (AVX-512 F, CD, BW and VPOPCNTDQ).
 bool supported();
 
