@@ -159,19 +159,21 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
   std::uint32_t items = launch.block[0] * launch.block[1] * launch.block[2];
   int waves = static_cast<int>((items + kLanes - 1) / kLanes);
   wg.waves.resize(static_cast<std::size_t>(waves));
-  const std::uint16_t props = descriptor_.kernel_code_properties;
-  if (props & ~std::uint16_t{0x8 | 0x400})  // anything but the kernarg pointer (and wave-size bit 10)
-    if (props & 0x77) throw EmuError(kernel_.name + ": only the kernarg-pointer user SGPRs are set up by the emulator");
+  // User SGPRs: only the kernarg segment pointer is set up.  The private
+  // segment buffer, dispatch and queue pointers, dispatch id, flat-scratch init
+  // and private segment size (kernel_code_properties bits 0-2, 4-6) and
+  // preloaded kernel arguments (more user SGPRs than those) are refused.
+  const int pointer_sgprs = descriptor_.kernarg_segment_ptr() ? 2 : 0;
+  if ((descriptor_.kernel_code_properties & 0x77) || descriptor_.user_sgpr_count() != pointer_sgprs)
+    throw EmuError(kernel_.name + ": only the kernarg-pointer user SGPRs are set up by the emulator");
   for (int n = 0; n < waves; ++n) {
     Wave& w = wg.waves[static_cast<std::size_t>(n)];
     w.id = n;
-    int sgpr = 0;
-    if (descriptor_.kernarg_segment_ptr()) {
+    if (pointer_sgprs) {
       w.s[0] = static_cast<std::uint32_t>(kernarg);
       w.s[1] = static_cast<std::uint32_t>(kernarg >> 32);
-      sgpr = 2;
     }
-    sgpr = descriptor_.user_sgpr_count();
+    int sgpr = pointer_sgprs;  // then the system SGPRs: workgroup ids as enabled
     for (int d = 0; d < 3; ++d)
       if (descriptor_.workgroup_id_enabled(d)) w.s[static_cast<std::size_t>(sgpr++)] = id[static_cast<std::size_t>(d)];
     bool packed = descriptor_.workitem_id_vgprs() > 0;
