@@ -52,11 +52,16 @@ float element(u32 word, int idx, bool ocp_fp8) {
 template <int K>
 __attribute__((target("avx512f"))) void multiply_16_avx512(const float* __restrict at, const float* __restrict b,
                                                             float* __restrict acc) {
-  for (int i = 0; i < 16; ++i) {
-    __m512 row = _mm512_loadu_ps(acc + 16 * i);
-    for (int k = 0; k < K; ++k)
-      row = _mm512_add_ps(row, _mm512_mul_ps(_mm512_set1_ps(at[k * 16 + i]), _mm512_loadu_ps(b + 16 * k)));
-    _mm512_storeu_ps(acc + 16 * i, row);
+  // Eight rows at a time: eight independent add chains hide the add latency.
+  for (int i0 = 0; i0 < 16; i0 += 8) {
+    __m512 row[8];
+    for (int r = 0; r < 8; ++r) row[r] = _mm512_loadu_ps(acc + 16 * (i0 + r));
+    for (int k = 0; k < K; ++k) {
+      const __m512 bk = _mm512_loadu_ps(b + 16 * k);
+      for (int r = 0; r < 8; ++r)
+        row[r] = _mm512_add_ps(row[r], _mm512_mul_ps(_mm512_set1_ps(at[k * 16 + i0 + r]), bk));
+    }
+    for (int r = 0; r < 8; ++r) _mm512_storeu_ps(acc + 16 * (i0 + r), row[r]);
   }
 }
 
