@@ -41,4 +41,14 @@ echo "== tilelab check --summary (gfx950)"
 build/bin/tilelab check --summary --record results/quickstart.h5
 echo
 build/bin/tilelab disasm build/kernels/gfx950/gemm_bf16.hsaco --summary | grep -E "instructions:|loop 1"
+
+# The same code objects executed on the CPU by the functional emulator, each
+# output checked against its CPU reference and each LDS site's conflicts
+# against the design check; the runs go into results/quickstart.h5 too.
+for run in "gemm_bf16 256,256,128" "attention_fwd_d128 1,256,1" "topk_f32 4,4096,8"; do
+  set -- $run
+  echo
+  echo "== tilelab sim $1 --functional --shape $2"
+  build/bin/tilelab sim "$1" --functional --shape "$2" --out results/quickstart.h5 | grep -v "^  0x"
+done
 echo "wrote results/quickstart.h5"

@@ -134,7 +134,11 @@ int run_sim(const std::vector<std::string>& args) {
     std::cout << help;
     return kOk;
   }
-  if (!vm.count("kernel")) return usage_error("sim", "a KERNEL is needed (emulated: see --help of `tilelab check`)");
+  if (!vm.count("kernel")) {
+    std::string names;
+    for (const auto& k : kernels::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
+    return usage_error("sim", "a KERNEL is needed (" + names + ")");
+  }
   if (!vm.count("functional")) return usage_error("sim", "only --functional runs exist so far");
   try {
     const kernels::KernelSpec& spec = kernels::find_spec(vm["kernel"].as<std::string>());
