@@ -8,6 +8,7 @@
 // output's scale.  Each kernel states its tolerance and why.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,32 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
 std::vector<std::string> emulated_kernels();
 
 // ---- for the kernels' host files ----
+// A device buffer holding v (allocated even when v is empty); its address.
+template <class T>
+std::uint64_t upload(emu::GlobalMemory& memory, const std::vector<T>& v, const std::string& name) {
+  const std::uint64_t address = memory.allocate(v.size() * sizeof(T), name);
+  if (!v.empty()) memory.write(address, v.data(), v.size() * sizeof(T));
+  return address;
+}
+// n elements read back from a device buffer.
+template <class T>
+std::vector<T> download(const emu::GlobalMemory& memory, std::uint64_t address, std::size_t n) {
+  std::vector<T> v(n);
+  if (n) memory.read(address, v.data(), n * sizeof(T));
+  return v;
+}
+template <class T>
+std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
+  std::vector<std::uint8_t> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+// The GEMMs' tolerance (bf16 C from f32 sums in another order than the
+// reference's): with |a|, |b| <= 1 the sums differ far below one bf16 step of
+// the output scale, so the rounding moves by at most one step.
+inline constexpr double kGemmTolerance = 1.0 / 64;
+inline constexpr const char* kGemmToleranceWhy = "one bf16 step relative to the output scale (f32 sums in another order)";
+
 // Max relative error as defined above, over bf16 outputs.
 double max_rel_error_bf16(const std::vector<std::uint16_t>& out, const std::vector<std::uint16_t>& ref);
 double max_rel_error_f32(const std::vector<float>& out, const std::vector<float>& ref);

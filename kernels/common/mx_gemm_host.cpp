@@ -3,7 +3,6 @@
 // (kernels/common/mx_formats: E4M3 or E2M1 codes, one E8M0 scale per 32 K;
 // FP4 packed two per byte, low nibble first), C (M x N, bf16).  Grid
 // (N / 128, M / 128) of 256 work-items; arguments (C, A, scale_a, B, scale_b, M, N, K).
-#include <cstring>
 #include <random>
 
 #include "kernels/common/mx_formats.hpp"
@@ -34,16 +33,11 @@ HostResult mx_gemm_emulated(emu::Emulator& e, const std::vector<long long>& shap
     pack_fp4(codes.data(), codes.size(), packed.data());
     return packed;
   };
-  const std::vector<std::uint8_t> a_dev = device_bytes(a_codes), b_dev = device_bytes(b_codes);
   const std::size_t c_n = static_cast<std::size_t>(M) * N;
   emu::GlobalMemory mem;
-  std::uint64_t d_c = mem.allocate(2 * c_n, "C"), d_a = mem.allocate(a_dev.size(), "A"),
-                d_sa = mem.allocate(a_scales.size(), "scale_a"), d_b = mem.allocate(b_dev.size(), "B"),
-                d_sb = mem.allocate(b_scales.size(), "scale_b");
-  mem.write(d_a, a_dev.data(), a_dev.size());
-  mem.write(d_sa, a_scales.data(), a_scales.size());
-  mem.write(d_b, b_dev.data(), b_dev.size());
-  mem.write(d_sb, b_scales.data(), b_scales.size());
+  const std::uint64_t d_c = mem.allocate(2 * c_n, "C"), d_a = upload(mem, device_bytes(a_codes), "A"),
+                      d_sa = upload(mem, a_scales, "scale_a"), d_b = upload(mem, device_bytes(b_codes), "B"),
+                      d_sb = upload(mem, b_scales, "scale_b");
   emu::Launch launch;
   launch.grid = {static_cast<std::uint32_t>(N / 128), static_cast<std::uint32_t>(M / 128), 1};
   launch.block = {256, 1, 1};
@@ -51,14 +45,13 @@ HostResult mx_gemm_emulated(emu::Emulator& e, const std::vector<long long>& shap
                  static_cast<std::uint32_t>(K)};
   HostResult r;
   r.stats = e.run(mem, launch);
-  std::vector<std::uint16_t> out(c_n), ref(c_n);
-  mem.read(d_c, out.data(), 2 * c_n);
+  const std::vector<std::uint16_t> out = download<std::uint16_t>(mem, d_c, c_n);
+  std::vector<std::uint16_t> ref(c_n);
   gemm_mx_reference(f, a_codes.data(), a_scales.data(), f, b_codes.data(), b_scales.data(), M, N, K, ref.data());
   r.max_rel_error = max_rel_error_bf16(out, ref);
-  r.tolerance = 1.0 / 64;
-  r.tolerance_why = "one bf16 step relative to the output scale (f32 sums in another order)";
-  r.output.resize(2 * c_n);
-  std::memcpy(r.output.data(), out.data(), 2 * c_n);
+  r.tolerance = kGemmTolerance;
+  r.tolerance_why = kGemmToleranceWhy;
+  r.output = bytes_of(out);
   return r;
 }
 

@@ -21,14 +21,6 @@ const HandlerTable& handlers() {
   return table;
 }
 
-namespace {
-std::string hex(std::uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-}  // namespace
-
 // Collects the bank-model cost of each LDS site from the lanes' addresses.
 struct Emulator::Trace : LdsTrace {
   const arch::Arch& arch;

@@ -4,13 +4,11 @@
 
 namespace tilelab::emu {
 
-namespace {
 std::string hex(std::uint64_t v) {
   char b[32];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
-}  // namespace
 
 std::uint64_t GlobalMemory::allocate(std::size_t bytes, std::string name) {
   Buffer b;

@@ -12,6 +12,9 @@
 
 namespace tilelab::emu {
 
+// "0x1f00": addresses and pcs in error messages.
+std::string hex(std::uint64_t v);
+
 class GlobalMemory {
  public:
   // A zero-filled buffer of `bytes`; returns its device address (256-byte

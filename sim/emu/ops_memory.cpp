@@ -17,11 +17,6 @@ using u64 = std::uint64_t;
 
 const Operand& O(const Op& op, int i) { return op.t.ops[static_cast<std::size_t>(i)]; }
 
-std::string hex(u64 v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // ---- scalar loads: s_load_dword{,x2,x4,x8,x16} sdst, sbase, offset ----
 template <int Dwords>
