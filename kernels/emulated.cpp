@@ -1,6 +1,5 @@
 #include "kernels/emulated.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <random>
