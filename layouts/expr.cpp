@@ -628,7 +628,37 @@ static Value evaluate_node(const Expr& e) {
   }
 }
 
-Value evaluate(const std::string& text) { return evaluate(*parse(text)); }
+namespace {
+// Whether every integer of the value is within the reader's literal limit,
+// so that what eval prints reads back (computed values can outgrow it: a
+// stride of 3e15 times 2).
+constexpr Int kLiteralLimit = Int{1} << 52;
+bool readable(const IntTuple& t) {
+  if (t.is_underscore()) return true;
+  if (t.is_int()) return t.value() <= kLiteralLimit && t.value() >= -kLiteralLimit;
+  for (int i = 0; i < t.rank(); ++i)
+    if (!readable(t[i])) return false;
+  return true;
+}
+bool readable(const Layout& l) { return readable(l.shape()) && readable(l.stride()); }
+bool readable(const Tiler& t) {
+  if (t.is_layout()) return readable(t.layout());
+  for (const Tiler& m : t.modes())
+    if (!readable(m)) return false;
+  return true;
+}
+bool readable(const Swizzle&) { return true; }
+bool readable(const ComposedLayout& c) {
+  return c.offset <= kLiteralLimit && c.offset >= -kLiteralLimit && readable(c.layout);
+}
+}  // namespace
+
+Value evaluate(const std::string& text) {
+  Value v = evaluate(*parse(text));
+  if (!std::visit([](const auto& x) { return readable(x); }, v))
+    throw ExprError("the result has an integer beyond 2^52, the largest the reader takes", 1);
+  return v;
+}
 
 // ===========================================================================
 // Printing
