@@ -44,7 +44,7 @@ struct LdsSite {
   std::string text;         // the instruction as printed
   std::string instruction;  // ds_read_b128, ...
   bool modelled = false;    // false: the architecture file has no phase table for it
-  std::uint64_t executions = 0;
+  std::uint64_t executions = 0;   // wave-level accesses (a ds_read2/ds_write2 counts two)
   std::uint64_t cycles = 0, conflict_cycles = 0;
   int max_ways = 0;
 };
