@@ -40,6 +40,12 @@ contains "sim needs --functional message" "only --functional runs exist so far" 
 run sim gemm_bf16 --functional --shape 100,128,64
 check "sim bad shape exit" 2 "$rc"
 contains "sim bad shape message" "error: gemm_bf16 refuses this shape: gemm_bf16 needs M % 128 == 0" "$err"
+run sim attention_fwd_d64 --functional --shape 1,128,1 --json
+check "sim json exit" 0 "$rc"
+check "sim json parses and agrees" "True True 4" "$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["pass"], all(k["agree"] for k in d["lds_vs_design"]), len(d["lds_vs_design"]))')"
 run sim gemm_f16 --functional
 check "sim unknown kernel exit" 2 "$rc"
 contains "sim unknown kernel message" "no kernel named 'gemm_f16'" "$err"

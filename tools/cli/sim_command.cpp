@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
@@ -23,47 +25,98 @@ struct PerKind {
   double rate() const { return instructions ? conflict_cycles / instructions : 0; }
 };
 
-// Prints the site table and the comparison with the design; returns the
-// number of instruction kinds where the two disagree.
-int print_lds(const kernels::EmulatedRun& r, const kernels::DesignReport* design) {
-  std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
-  std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
+// One LDS instruction kind: the emulated rate and, when the spec designs
+// that kind, the designed one.
+struct KindRow {
+  std::string kind;
+  double emulated = 0;
+  std::optional<double> designed;
+  bool agree() const { return !designed || std::abs(emulated - *designed) < 1e-9; }
+};
+
+std::vector<KindRow> compare_kinds(const kernels::EmulatedRun& r, const kernels::DesignReport* design) {
   std::map<std::string, PerKind> emulated, designed;
   for (const auto& s : r.stats.lds_sites) {
-    char pc[32];
-    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(s.pc));
-    if (s.modelled)
-      std::printf("  %-8s %-52s %10llu %9llu %5d\n", pc, s.text.c_str(), static_cast<unsigned long long>(s.executions),
-                  static_cast<unsigned long long>(s.conflict_cycles), s.max_ways);
-    else
-      std::printf("  %-8s %-52s %10llu %9s %5s\n", pc, s.text.c_str(), static_cast<unsigned long long>(s.executions),
-                  "-", "-");
     if (!s.modelled) continue;
     emulated[s.instruction].instructions += static_cast<double>(s.executions);
     emulated[s.instruction].conflict_cycles += static_cast<double>(s.conflict_cycles);
   }
-  if (!design) {
-    std::printf("(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)\n");
-    return 0;
-  }
-  for (const auto& a : design->accesses) {
-    designed[a.instruction].instructions += static_cast<double>(a.instructions);
-    designed[a.instruction].conflict_cycles += static_cast<double>(a.conflict_cycles);
-  }
-  int disagree = 0;
-  std::printf("conflict cycles per wave-instruction, emulated vs designed:\n");
-  for (const auto& [kind, e] : emulated) {
-    auto d = designed.find(kind);
-    if (d == designed.end()) {
-      std::printf("  %-20s %8.3f   (not a designed access of the spec)\n", kind.c_str(), e.rate());
-      continue;
+  if (design)
+    for (const auto& a : design->accesses) {
+      designed[a.instruction].instructions += static_cast<double>(a.instructions);
+      designed[a.instruction].conflict_cycles += static_cast<double>(a.conflict_cycles);
     }
-    bool same = std::abs(e.rate() - d->second.rate()) < 1e-9;
-    std::printf("  %-20s %8.3f vs %8.3f  %s\n", kind.c_str(), e.rate(), d->second.rate(),
-                same ? "agree" : "DISAGREE: the code does not access LDS the way the spec says");
-    disagree += !same;
+  std::vector<KindRow> rows;
+  for (const auto& [kind, e] : emulated) {
+    KindRow row{kind, e.rate(), std::nullopt};
+    if (auto d = designed.find(kind); d != designed.end()) row.designed = d->second.rate();
+    rows.push_back(row);
   }
-  return disagree;
+  return rows;
+}
+
+std::string pc_text(std::uint64_t pc) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(pc));
+  return b;
+}
+
+void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design) {
+  std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
+  std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
+  for (const auto& s : r.stats.lds_sites) {
+    if (s.modelled)
+      std::printf("  %-8s %-52s %10llu %9llu %5d\n", pc_text(s.pc).c_str(), s.text.c_str(),
+                  static_cast<unsigned long long>(s.executions), static_cast<unsigned long long>(s.conflict_cycles),
+                  s.max_ways);
+    else
+      std::printf("  %-8s %-52s %10llu %9s %5s\n", pc_text(s.pc).c_str(), s.text.c_str(),
+                  static_cast<unsigned long long>(s.executions), "-", "-");
+  }
+  if (!has_design) {
+    std::printf("(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)\n");
+    return;
+  }
+  std::printf("conflict cycles per wave-instruction, emulated vs designed:\n");
+  for (const auto& row : rows) {
+    if (!row.designed)
+      std::printf("  %-20s %8.3f   (not a designed access of the spec)\n", row.kind.c_str(), row.emulated);
+    else
+      std::printf("  %-20s %8.3f vs %8.3f  %s\n", row.kind.c_str(), row.emulated, *row.designed,
+                  row.agree() ? "agree" : "DISAGREE: the code does not access LDS the way the spec says");
+  }
+}
+
+std::string number(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
+std::string to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, const std::vector<KindRow>& rows) {
+  std::ostringstream o;
+  o << "{\"kernel\":" << json_string(spec.name) << ",\"arch\":" << json_string(r.arch)
+    << ",\"shape\":" << json_string(shape_text(spec, r.shape)) << ",\"seed\":" << r.seed
+    << ",\"pass\":" << (r.pass ? "true" : "false") << ",\"max_rel_error\":" << number(r.max_rel_error)
+    << ",\"tolerance\":" << number(r.tolerance) << ",\"workgroups\":" << r.stats.workgroups
+    << ",\"waves\":" << r.stats.waves << ",\"wave_instructions\":" << r.stats.wave_instructions
+    << ",\"lds_sites\":[";
+  for (std::size_t i = 0; i < r.stats.lds_sites.size(); ++i) {
+    const auto& s = r.stats.lds_sites[i];
+    o << (i ? "," : "") << "{\"pc\":" << json_string(pc_text(s.pc)) << ",\"text\":" << json_string(s.text)
+      << ",\"instruction\":" << json_string(s.instruction) << ",\"modelled\":" << (s.modelled ? "true" : "false")
+      << ",\"executions\":" << s.executions << ",\"conflict_cycles\":" << s.conflict_cycles
+      << ",\"worst_ways\":" << s.max_ways << "}";
+  }
+  o << "],\"lds_vs_design\":[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    o << (i ? "," : "") << "{\"instruction\":" << json_string(rows[i].kind)
+      << ",\"emulated\":" << number(rows[i].emulated)
+      << ",\"designed\":" << (rows[i].designed ? number(*rows[i].designed) : "null")
+      << ",\"agree\":" << (rows[i].agree() ? "true" : "false") << "}";
+  }
+  o << "]}";
+  return o.str();
 }
 
 void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
@@ -105,7 +158,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
 int run_sim(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
-      "                  [--code-objects DIR] [--out FILE.h5 [--run-id ID]]\n\n"
+      "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -115,12 +168,13 @@ int run_sim(const std::vector<std::string>& args) {
       "with the design check of the spec: a disagreement means the code does not do\n"
       "what the spec says.  --out adds the run to an HDF5 trace store (kind sim; run id\n"
       "ID, default sim-<kernel>-<arch>; traces/SCHEMA.md).  --shape gives the spec's\n"
-      "dimensions (gemm: M,N,K); without it, the smallest example shape.\n"
+      "dimensions (gemm: M,N,K); without it, the smallest example shape.  --json prints\n"
+      "the run as one JSON object (sites, per-kind comparison with the design).\n"
       "(--functional is the only mode until the cycle model exists.)\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement or a stopped\n"
       "run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("kernel", po::value<std::string>(), "")(
+  opts.add_options()("help", "")("functional", "")("json", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
@@ -161,14 +215,22 @@ int run_sim(const std::vector<std::string>& args) {
         kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>());
     std::optional<kernels::DesignReport> design;
     if (spec.work) design = kernels::design_check(spec, a, std::nullopt, shape);
-    std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
-                spec.name.c_str(), arch_name.c_str(), shape_text(spec, shape).c_str(),
-                static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.stats.workgroups),
-                static_cast<unsigned long long>(r.stats.waves), static_cast<unsigned long long>(r.stats.wave_instructions),
-                r.seconds, r.seconds > 0 ? static_cast<double>(r.stats.wave_instructions) / r.seconds / 1e6 : 0.0);
-    std::printf("max relative error %.3g (tolerance %.3g: %s): %s\n", r.max_rel_error, r.tolerance,
-                r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
-    int disagree = print_lds(r, design ? &*design : nullptr);
+    const std::vector<KindRow> rows = compare_kinds(r, design ? &*design : nullptr);
+    int disagree = 0;
+    for (const auto& row : rows) disagree += !row.agree();
+    if (vm.count("json")) {
+      std::cout << to_json(spec, r, rows) << "\n";
+    } else {
+      std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
+                  spec.name.c_str(), arch_name.c_str(), shape_text(spec, shape).c_str(),
+                  static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.stats.workgroups),
+                  static_cast<unsigned long long>(r.stats.waves),
+                  static_cast<unsigned long long>(r.stats.wave_instructions), r.seconds,
+                  r.seconds > 0 ? static_cast<double>(r.stats.wave_instructions) / r.seconds / 1e6 : 0.0);
+      std::printf("max relative error %.3g (tolerance %.3g: %s): %s\n", r.max_rel_error, r.tolerance,
+                  r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
+      print_text(r, rows, design.has_value());
+    }
     if (vm.count("out")) record(vm["out"].as<std::string>(), vm["run-id"].as<std::string>(), spec, r);
     return r.pass && !disagree ? kOk : kFailed;
   } catch (const std::invalid_argument& e) {
