@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "kernels/attention_fwd/reference.hpp"
 #include "kernels/common/formats.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/gemm_bf16/reference.hpp"
@@ -213,6 +214,40 @@ TEST(MxGemmReference, MatchesDoublePrecisionOnQuantizedOperands) {
   EXPECT_EQ(mx_gemm_shape_error(128, 128, 128), "");
 }
 
+// The attention reference on inputs whose answers are known by hand.
+TEST(AttentionReference, LiteralCases) {
+  const int S = 4, D = 2;
+  auto bf = [](std::initializer_list<float> v) {
+    std::vector<std::uint16_t> out;
+    for (float x : v) out.push_back(kernels::float_to_bf16(x));
+    return out;
+  };
+  // Q = 0: every score is 0, the weights uniform: O is the mean of the keys
+  // in reach, lse = ln(keys in reach).
+  const std::vector<std::uint16_t> Q = bf({0, 0, 0, 0, 0, 0, 0, 0}), K = bf({1, 2, 3, 4, 5, 6, 7, 8}),
+                                   V = bf({1, 10, 2, 20, 3, 30, 4, 40});
+  std::vector<float> O(S * D), lse(S);
+  kernels::attention_fwd_reference(Q.data(), K.data(), V.data(), 1, S, D, false, O.data(), lse.data());
+  for (int i = 0; i < S; ++i) {
+    EXPECT_FLOAT_EQ(O[2 * i], 2.5f);
+    EXPECT_FLOAT_EQ(O[2 * i + 1], 25.0f);
+    EXPECT_FLOAT_EQ(lse[i], std::log(4.0f));
+  }
+  kernels::attention_fwd_reference(Q.data(), K.data(), V.data(), 1, S, D, true, O.data(), lse.data());
+  for (int i = 0; i < S; ++i) {  // causal: query i sees keys 0..i
+    EXPECT_FLOAT_EQ(O[2 * i], (1.0f + static_cast<float>(i + 1)) / 2);
+    EXPECT_FLOAT_EQ(lse[i], std::log(static_cast<float>(i + 1)));
+  }
+  // One dominant key: q = (8, 0), k_2 = (8, 0) and the others 0: score 64/sqrt(2)
+  // for key 2, 0 elsewhere, so O ~= v_2 and lse ~= 64/sqrt(2) + ln(1 + 3 e^-45.25).
+  const std::vector<std::uint16_t> Q2 = bf({8, 0, 8, 0, 8, 0, 8, 0}), K2 = bf({0, 0, 0, 0, 8, 0, 0, 0});
+  kernels::attention_fwd_reference(Q2.data(), K2.data(), V.data(), 1, S, D, false, O.data(), lse.data());
+  const double top = 64.0 / std::sqrt(2.0);
+  EXPECT_NEAR(O[0], 3.0, 1e-12 * 3);
+  EXPECT_NEAR(O[1], 30.0, 1e-12 * 30);
+  EXPECT_NEAR(lse[0], top + std::log1p(3 * std::exp(-top)), 1e-5);
+}
+
 TEST(Specs, ShapeRules) {
   const KernelSpec& g = find_spec("gemm_bf16");
   EXPECT_EQ(g.shape_violations({512, 512, 512}), "");
@@ -221,6 +256,12 @@ TEST(Specs, ShapeRules) {
   EXPECT_EQ(find_spec("topk_f32").shape_violations({4, 102, 40}), "topk_f32 needs N % 4 == 0 (128-bit vectors); 1 <= k <= 32");
   EXPECT_EQ(find_spec("rmsnorm_bf16").shape_violations({2, 32768}),
             "rmsnorm_bf16 needs hidden <= 16384 (the row stays in registers)");
+  // causal is a 0/1 switch: 0 is allowed there, not elsewhere.
+  const KernelSpec& a = find_spec("attention_fwd_d64");
+  EXPECT_EQ(a.shape_violations({1, 128, 0}), "");
+  EXPECT_EQ(a.shape_violations({1, 128, 2}), "causal must be 0 or 1");
+  EXPECT_EQ(a.shape_violations({0, 128, 1}), "every dimension must be positive");
+  EXPECT_EQ(a.shape_violations({1, 200, 1}), "attention_fwd_d64 needs S % 128 == 0");
   for (const auto& s : all_specs())
     for (const auto& shape : s.example_shapes) EXPECT_EQ(s.shape_violations(shape), "") << s.name;
   EXPECT_THROW(find_spec("gemm_f16"), std::invalid_argument);
