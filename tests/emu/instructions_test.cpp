@@ -194,6 +194,38 @@ TEST(EmuInstructions, MfmaBf16OperandLayoutByOneHotInputs) {
   EXPECT_EQ(checked, 16 * 32 * 4);
 }
 
+// The other dense shapes and element types, by the same one-hot argument with
+// the general layout (arch-facts): for R x R x K, G = 64/R lane groups,
+// P = K/G values per lane, A[i][k] in lane i + R*(k/P), value k%P (two per
+// register, low half first); D[i][j] in lane j + R*((i/4)%G), register
+// (i%4) + 4*(i/(4G)).  f16 one = 0x3C00, two = 0x4000.
+TEST(EmuInstructions, MfmaShapesAndTypesByOneHotInputs) {
+  struct Form {
+    const char* text;
+    int R, K;
+    std::uint32_t one, two;
+  };
+  for (const Form& f : {Form{"v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], 0", 32, 16, 0x3F80, 0x4000},
+                        Form{"v_mfma_f32_16x16x32_f16 v[0:3], v[16:19], v[20:23], 0", 16, 32, 0x3C00, 0x4000},
+                        Form{"v_mfma_f32_32x32x16_f16 v[0:15], v[16:19], v[20:23], 0", 32, 16, 0x3C00, 0x4000}}) {
+    Snippet s(f.text);
+    const int G = 64 / f.R, P = f.K / G;
+    for (int i = 0; i < f.R; i += 5)
+      for (int k = 0; k < f.K; k += 3) {
+        const int j = (i + 2 * k) % f.R;
+        s.reset();
+        s.wave().vgpr(16 + (k % P) / 2)[i + f.R * (k / P)] = f.one << (16 * (k % 2));
+        s.wave().vgpr(20 + (k % P) / 2)[j + f.R * (k / P)] = f.two << (16 * (k % 2));
+        s.run();
+        for (int r = 0; r < f.R; ++r)
+          for (int c = 0; c < f.R; ++c) {
+            const int reg = (r % 4) + 4 * (r / (4 * G)), lane = c + f.R * ((r / 4) % G);
+            ASSERT_EQ(s.wave().vgpr(reg)[lane], bits(r == i && c == j ? 2.0f : 0.0f)) << f.text << " " << i << "," << k;
+          }
+      }
+  }
+}
+
 // A barrier holds wave 0 until wave 1 has written its half of LDS: each
 // work-item reads what the mirror work-item wrote.
 TEST(EmuInstructions, BarrierOrdersLdsAcrossWaves) {
