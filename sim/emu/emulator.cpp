@@ -80,6 +80,8 @@ Emulator::Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t l
 }
 
 void Emulator::load_ops() {
+  denorm_mode_32_ = descriptor_.float_denorm_mode_32();
+  ocp_fp8_ = program_.arch != "gfx942";
   const HandlerTable& table = handlers();
   ops_.resize(program_.instructions.size());
   for (std::size_t i = 0; i < ops_.size(); ++i) {
@@ -195,16 +197,22 @@ inline void Emulator::execute(Env& env, Wave& w) {
   if (w.pc >= ops_.size() && !w.done) fail(op, "ran past the end of the kernel");
 }
 
-bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
-  Wave& w = wg.waves[static_cast<std::size_t>(n)];
-  if (w.done || w.at_barrier) return false;
+// What a handler of this kernel may touch in workgroup wg.  The denorm mode
+// and FP8 flavour are the kernel's; nothing here is recomputed per instruction.
+Env Emulator::env_for(GlobalMemory& memory, Workgroup& wg) const {
   Env env;
   env.memory = &memory;
   env.lds = &wg.lds;
   env.lds_trace = trace_.get();
-  env.waves = &wg.waves;
-  env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
-  env.ocp_fp8 = program_.arch != "gfx942";
+  env.denorm_mode_32 = denorm_mode_32_;
+  env.ocp_fp8 = ocp_fp8_;
+  return env;
+}
+
+bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
+  Wave& w = wg.waves[static_cast<std::size_t>(n)];
+  if (w.done || w.at_barrier) return false;
+  Env env = env_for(memory, wg);
   execute(env, w);
   if (w.at_barrier || w.done) {  // release the barrier when every live wave is there
     bool all = true, any = false;
@@ -224,17 +232,11 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   trace_ = std::make_unique<Trace>(arch_, ops_.size());
   std::uint64_t kernarg = prepare(memory, launch);
   RunStats stats;
-  Env env;
-  env.memory = &memory;
-  env.lds_trace = trace_.get();
-  env.denorm_mode_32 = descriptor_.float_denorm_mode_32();
-  env.ocp_fp8 = program_.arch != "gfx942";
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
       for (std::uint32_t x = 0; x < launch.grid[0]; ++x) {
         Workgroup wg = start_workgroup(launch, kernarg, {x, y, z});
-        env.lds = &wg.lds;
-        env.waves = &wg.waves;
+        Env env = env_for(memory, wg);
         for (;;) {
           bool ran = false;
           for (Wave& w : wg.waves) {

@@ -15,7 +15,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +89,7 @@ class Emulator {
  private:
   struct Trace;
   void load_ops();
+  Env env_for(GlobalMemory& memory, Workgroup& wg) const;
   void execute(Env& env, Wave& wave);
   [[noreturn]] void fail(const Op& op, const std::string& what) const;
 
@@ -99,6 +99,8 @@ class Emulator {
   isa::Kernel kernel_;
   const arch::Arch& arch_;
   std::unique_ptr<Trace> trace_;
+  int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
+  bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
 };
 
 }  // namespace tilelab::emu

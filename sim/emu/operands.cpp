@@ -186,7 +186,7 @@ void parse_modifier(std::string_view text, std::string_view t, Modifiers& m) {
   else if (key == "mul") m.omod = static_cast<int>(to_int(text, v));
   else if (key == "div") m.omod = -static_cast<int>(to_int(text, v));
   else if (key == "op_sel") m.op_sel = flag_list(text, v);
-  else if (key == "op_sel_hi") m.op_sel_hi = flag_list(text, v), m.has_op_sel_hi = true;
+  else if (key == "op_sel_hi") m.op_sel_hi = flag_list(text, v);
   else if (key == "neg_lo") m.neg_lo = flag_list(text, v);
   else if (key == "neg_hi") m.neg_hi = flag_list(text, v);
   else if (key == "dst_sel") m.dst_sel = sel_of(text, v);

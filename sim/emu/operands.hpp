@@ -63,7 +63,6 @@ struct Modifiers {
   int cbsz = 0, abid = 0, blgp = 0;  // MFMA operand formats / broadcast
   int bitop3 = 0;
   bool glc = false, slc = false, nt = false, sc0 = false, sc1 = false, lds = false;
-  bool has_op_sel_hi = false;
   // DPP: the permutation, its argument (shift, or quad_perm selectors), the
   // rows and banks written, and bound_ctrl (an invalid source lane reads 0
   // instead of disabling the write).

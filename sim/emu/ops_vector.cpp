@@ -195,6 +195,111 @@ void vopc(Wave& w, const Op& op, Env& e) {
   if (X) w.exec = mask;
 }
 
+// Packed f32 (VOP3P): the low result takes dword op_sel[i] of each 64-bit
+// source, the high result dword op_sel_hi[i]; neg_lo / neg_hi negate.
+void pk(Wave& w, const Op& op, Env& e, int n, float (*f)(float, float, float)) {
+  const Modifiers& m = op.t.mods;
+  u32 r0[kLanes], r1[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    float v[2][3] = {};
+    for (int i = 0; i < n; ++i) {
+      const Operand& o = O(op, i + 1);
+      for (int half = 0; half < 2; ++half) {
+        int dw = (half ? m.op_sel_hi[i] : m.op_sel[i]) ? 1 : 0;
+        u32 b = (o.loc == Loc::VGPR || o.loc == Loc::AGPR) ? vector_reg(w, o, dw)[l]
+                : o.loc == Loc::Const                      ? o.bits32()
+                                                           : scalar_u32(w, o, dw);
+        v[half][i] = in_f32(b, false, half ? m.neg_hi[i] : m.neg_lo[i], e.denorm_mode_32);
+      }
+    }
+    r0[l] = out_f32(f(v[0][0], v[0][1], v[0][2]), m, e.denorm_mode_32);
+    r1[l] = out_f32(f(v[1][0], v[1][1], v[1][2]), m, e.denorm_mode_32);
+  }
+  u32 *d0 = vector_reg(w, O(op, 0), 0), *d1 = vector_reg(w, O(op, 0), 1);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    d0[l] = r0[l], d1[l] = r1[l];
+  }
+}
+
+// Lane l of a 64-bit source: a VGPR pair, or a scalar pair / constant.
+u64 read64(Wave& w, const Operand& o, int l) {
+  if (o.loc == Loc::VGPR || o.loc == Loc::AGPR) return vector_reg(w, o, 0)[l] | static_cast<u64>(vector_reg(w, o, 1)[l]) << 32;
+  return scalar_u64(w, o);
+}
+
+// Writes 64-bit results to the destination pair's EXEC lanes.
+void store64(Wave& w, const Op& op, const u64* vals) {
+  u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
+  }
+}
+
+// 64-bit shifts (REV forms: the shift amount is source 0, S0[5:0]); Kind 0
+// left, 1 logical right, 2 arithmetic right.
+template <int Kind>
+void shift64(Wave& w, const Op& op, Env&) {
+  u32 t0[kLanes];
+  const u32* sh = lanes_u32(w, O(op, 1), t0);
+  u64 vals[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    u64 x = read64(w, O(op, 2), l);
+    u32 n = sh[l] & 63;
+    vals[l] = Kind == 0 ? x << n : Kind == 1 ? x >> n : static_cast<u64>(static_cast<std::int64_t>(x) >> n);
+  }
+  store64(w, op, vals);
+}
+
+// v_mad_{u64_u32,i64_i32} vdst, sdst, S0, S1, S2: D = S0 * S1 + S2 in 64
+// bits; sdst gets the lanes whose result does not fit.
+template <bool Signed>
+void mad64(Wave& w, const Op& op, Env&) {
+  u32 t0[kLanes], t1[kLanes];
+  const u32 *a = lanes_u32(w, O(op, 2), t0), *b = lanes_u32(w, O(op, 3), t1);
+  u64 vals[kLanes], carry = 0;
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    int l = std::countr_zero(ex);
+    u64 c = read64(w, O(op, 4), l);
+    if (Signed) {
+      __int128 r = static_cast<__int128>(static_cast<std::int64_t>(static_cast<i32>(a[l])) * static_cast<i32>(b[l])) +
+                   static_cast<std::int64_t>(c);
+      vals[l] = static_cast<u64>(r);
+      if (r != static_cast<std::int64_t>(r)) carry |= 1ull << l;
+    } else {
+      unsigned __int128 r = static_cast<unsigned __int128>(static_cast<u64>(a[l]) * b[l]) + c;
+      vals[l] = static_cast<u64>(r);
+      if (r >> 64) carry |= 1ull << l;
+    }
+  }
+  store64(w, op, vals);
+  write_scalar_u64(w, O(op, 1), carry);
+}
+
+// Add/subtract with a carry (borrow) out per lane into sdst, and for the
+// c/b forms a carry (borrow) in from operand 4: D = S0 +/- S1 +/- cin.  In
+// 64 bits the sum's bit 32 is the carry; a borrow wraps the difference, so
+// its bit 63 is set.
+template <bool Sub, bool CarryIn>
+void carry_op(Wave& w, const Op& op, Env&) {
+  u32 t0[kLanes], t1[kLanes], r[kLanes];
+  const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
+  const u64 cin = CarryIn ? scalar_u64(w, O(op, 4)) : 0;
+  u64 out = 0;
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    const u64 c = (cin >> l) & 1;
+    const u64 wide = Sub ? static_cast<u64>(a[l]) - b[l] - c : static_cast<u64>(a[l]) + b[l] + c;
+    r[l] = static_cast<u32>(wide);
+    if (Sub ? wide >> 63 : wide >> 32) out |= 1ull << l;
+  }
+  store(w, op, r);
+  write_scalar_u64(w, O(op, 1), out);
+}
+
 // The f32 division helpers, after the ISA pseudo-code.  exponent() is the
 // biased exponent field.
 int exponent(float f) { return static_cast<int>((bits_of(f) >> 23) & 0xff); }
@@ -296,71 +401,15 @@ void add_vector_ops(HandlerTable& t) {
     store(w, op, r);
   };
   // Carry-out forms: ops [vdst, sdst(carry), src0, src1(, carry-in)].
-  t["v_add_co_u32"] = [](Wave& w, const Op& op, Env&) {
-    u32 t0[kLanes], t1[kLanes], r[kLanes];
-    const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
-    u64 carry = 0;
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      u64 s = static_cast<u64>(a[l]) + b[l];
-      r[l] = static_cast<u32>(s);
-      if (s >> 32) carry |= 1ull << l;
-    }
-    store(w, op, r);
-    write_scalar_u64(w, O(op, 1), carry);
-  };
-  t["v_addc_co_u32"] = [](Wave& w, const Op& op, Env&) {
-    u32 t0[kLanes], t1[kLanes], r[kLanes];
-    const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
-    u64 cin = scalar_u64(w, O(op, 4)), carry = 0;
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      u64 s = static_cast<u64>(a[l]) + b[l] + ((cin >> l) & 1);
-      r[l] = static_cast<u32>(s);
-      if (s >> 32) carry |= 1ull << l;
-    }
-    store(w, op, r);
-    write_scalar_u64(w, O(op, 1), carry);
-  };
-  t["v_sub_co_u32"] = [](Wave& w, const Op& op, Env&) {
-    u32 t0[kLanes], t1[kLanes], r[kLanes];
-    const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
-    u64 borrow = 0;
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      r[l] = a[l] - b[l];
-      if (b[l] > a[l]) borrow |= 1ull << l;
-    }
-    store(w, op, r);
-    write_scalar_u64(w, O(op, 1), borrow);
-  };
-  t["v_subb_co_u32"] = [](Wave& w, const Op& op, Env&) {
-    u32 t0[kLanes], t1[kLanes], r[kLanes];
-    const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
-    u64 bin = scalar_u64(w, O(op, 4)), borrow = 0;
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      u64 sub = static_cast<u64>(b[l]) + ((bin >> l) & 1);
-      r[l] = static_cast<u32>(a[l] - sub);
-      if (sub > a[l]) borrow |= 1ull << l;
-    }
-    store(w, op, r);
-    write_scalar_u64(w, O(op, 1), borrow);
-  };
-  // 64-bit: v_mov_b64, v_lshl_add_u64 (D = (S0 << S1[2:0]) + S2), v_mad_{u64_u32,i64_i32}.
-  auto v64 = [](Wave& w, const Operand& o, int l) -> u64 {
-    if (o.loc == Loc::VGPR || o.loc == Loc::AGPR) return vector_reg(w, o, 0)[l] | static_cast<u64>(vector_reg(w, o, 1)[l]) << 32;
-    return scalar_u64(w, o);
-  };
-  static decltype(v64) read64 = v64;
+  t["v_add_co_u32"] = carry_op<false, false>;
+  t["v_addc_co_u32"] = carry_op<false, true>;
+  t["v_sub_co_u32"] = carry_op<true, false>;
+  t["v_subb_co_u32"] = carry_op<true, true>;
+  // 64-bit: v_mov_b64, v_lshl_add_u64 (D = (S0 << S1[2:0]) + S2), shifts, v_mad_{u64_u32,i64_i32}.
   t["v_mov_b64"] = [](Wave& w, const Op& op, Env&) {
-    u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
     u64 vals[kLanes];
     for (u64 ex = w.exec; ex; ex &= ex - 1) vals[std::countr_zero(ex)] = read64(w, O(op, 1), std::countr_zero(ex));
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
-    }
+    store64(w, op, vals);
   };
   t["v_lshl_add_u64"] = [](Wave& w, const Op& op, Env&) {
     u32 t1[kLanes];
@@ -370,61 +419,13 @@ void add_vector_ops(HandlerTable& t) {
       int l = std::countr_zero(ex);
       vals[l] = (read64(w, O(op, 1), l) << (sh[l] & 7)) + read64(w, O(op, 3), l);
     }
-    u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
-    }
+    store64(w, op, vals);
   };
-  // 64-bit shifts (REV forms: the shift amount is source 0, S0[5:0]).
-  auto shift64 = [](Wave& w, const Op& op, int kind) {
-    u32 t0[kLanes];
-    const u32* sh = lanes_u32(w, O(op, 1), t0);
-    u64 vals[kLanes];
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      u64 x = read64(w, O(op, 2), l);
-      u32 n = sh[l] & 63;
-      vals[l] = kind == 0 ? x << n : kind == 1 ? x >> n : static_cast<u64>(static_cast<std::int64_t>(x) >> n);
-    }
-    u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
-    }
-  };
-  static decltype(shift64) shift = shift64;
-  t["v_lshlrev_b64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 0); };
-  t["v_lshrrev_b64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 1); };
-  t["v_ashrrev_i64"] = [](Wave& w, const Op& op, Env&) { shift(w, op, 2); };
-  auto mad64 = [](Wave& w, const Op& op, bool is_signed) {
-    u32 t0[kLanes], t1[kLanes];
-    const u32 *a = lanes_u32(w, O(op, 2), t0), *b = lanes_u32(w, O(op, 3), t1);
-    u64 vals[kLanes], carry = 0;
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      u64 c = read64(w, O(op, 4), l);
-      if (is_signed) {
-        __int128 r = static_cast<__int128>(static_cast<std::int64_t>(static_cast<i32>(a[l])) * static_cast<i32>(b[l])) +
-                     static_cast<std::int64_t>(c);
-        vals[l] = static_cast<u64>(r);
-        if (r != static_cast<std::int64_t>(r)) carry |= 1ull << l;
-      } else {
-        unsigned __int128 r = static_cast<unsigned __int128>(static_cast<u64>(a[l]) * b[l]) + c;
-        vals[l] = static_cast<u64>(r);
-        if (r >> 64) carry |= 1ull << l;
-      }
-    }
-    u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
-    }
-    write_scalar_u64(w, O(op, 1), carry);
-  };
-  static decltype(mad64) mad = mad64;
-  t["v_mad_u64_u32"] = [](Wave& w, const Op& op, Env&) { mad(w, op, false); };
-  t["v_mad_i64_i32"] = [](Wave& w, const Op& op, Env&) { mad(w, op, true); };
+  t["v_lshlrev_b64"] = shift64<0>;
+  t["v_lshrrev_b64"] = shift64<1>;
+  t["v_ashrrev_i64"] = shift64<2>;
+  t["v_mad_u64_u32"] = mad64<false>;
+  t["v_mad_i64_i32"] = mad64<true>;
   // Lane counting and cross-lane moves.
   t["v_mbcnt_lo_u32_b32"] = [](Wave& w, const Op& op, Env&) {
     u32 t0[kLanes], t1[kLanes], r[kLanes];
@@ -439,7 +440,7 @@ void add_vector_ops(HandlerTable& t) {
     u32 t0[kLanes], t1[kLanes], r[kLanes];
     const u32 *a = lanes_u32(w, O(op, 1), t0), *b = lanes_u32(w, O(op, 2), t1);
     for (int l = 0; l < kLanes; ++l) {
-      u32 below = l < 32 ? 0u : (l == 63 ? 0x7fffffffu : (1u << (l - 32)) - 1);
+      u32 below = l < 32 ? 0u : (1u << (l - 32)) - 1;
       r[l] = static_cast<u32>(std::popcount(a[l] & below)) + b[l];
     }
     store(w, op, r);
@@ -469,7 +470,7 @@ void add_vector_ops(HandlerTable& t) {
       for (int l = 0; l < 16; ++l) std::swap(d[base + 16 + l], s[base + l]);
   };
   // v_cndmask_b32: D = mask[lane] ? S1 : S0 (mask: vcc or an SGPR pair).
-  t["v_cndmask_b32"] = [](Wave& w, const Op& op, Env& e) {
+  t["v_cndmask_b32"] = [](Wave& w, const Op& op, Env&) {
     u32 t0[kLanes], t1[kLanes], r[kLanes];
     const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);
     u64 m = scalar_u64(w, O(op, 3));
@@ -479,7 +480,6 @@ void add_vector_ops(HandlerTable& t) {
       r[l] = pick ? b[l] : a[l];
       if (mods) r[l] = bits_of(in_f32(r[l], O(op, pick ? 2 : 1).abs, O(op, pick ? 2 : 1).neg, 3));
     }
-    (void)e;
     store(w, op, r);
   };
   // f32 arithmetic.
@@ -568,34 +568,7 @@ void add_vector_ops(HandlerTable& t) {
     }
     store(w, op, r);
   };
-  // Packed f32 (VOP3P): the low result takes dword op_sel[i] of each 64-bit
-  // source, the high result dword op_sel_hi[i]; neg_lo / neg_hi negate.
-  auto pk_f32 = [](Wave& w, const Op& op, Env& e, int n, float (*f)(float, float, float)) {
-    const Modifiers& m = op.t.mods;
-    u32 r0[kLanes], r1[kLanes];
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      float v[2][3] = {};
-      for (int i = 0; i < n; ++i) {
-        const Operand& o = O(op, i + 1);
-        for (int half = 0; half < 2; ++half) {
-          int dw = (half ? m.op_sel_hi[i] : m.op_sel[i]) ? 1 : 0;
-          u32 b = (o.loc == Loc::VGPR || o.loc == Loc::AGPR) ? vector_reg(w, o, dw)[l]
-                  : o.loc == Loc::Const                      ? o.bits32()
-                                                             : scalar_u32(w, o, dw);
-          v[half][i] = in_f32(b, false, half ? m.neg_hi[i] : m.neg_lo[i], e.denorm_mode_32);
-        }
-      }
-      r0[l] = out_f32(f(v[0][0], v[0][1], v[0][2]), m, e.denorm_mode_32);
-      r1[l] = out_f32(f(v[1][0], v[1][1], v[1][2]), m, e.denorm_mode_32);
-    }
-    u32 *d0 = vector_reg(w, O(op, 0), 0), *d1 = vector_reg(w, O(op, 0), 1);
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      d0[l] = r0[l], d1[l] = r1[l];
-    }
-  };
-  static decltype(pk_f32) pk = pk_f32;
+  // Packed f32 (VOP3P), see pk().
   t["v_pk_mul_f32"] = [](Wave& w, const Op& op, Env& e) { pk(w, op, e, 2, [](float a, float b, float) { return a * b; }); };
   t["v_pk_add_f32"] = [](Wave& w, const Op& op, Env& e) { pk(w, op, e, 2, [](float a, float b, float) { return a + b; }); };
   t["v_pk_fma_f32"] = [](Wave& w, const Op& op, Env& e) {

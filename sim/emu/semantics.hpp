@@ -45,7 +45,6 @@ struct Env {
   GlobalMemory* memory = nullptr;
   std::vector<std::uint8_t>* lds = nullptr;
   LdsTrace* lds_trace = nullptr;
-  std::vector<Wave>* waves = nullptr;  // the workgroup (barriers)
   int denorm_mode_32 = 3;              // FLOAT_DENORM_MODE_32: bit 0 keep input denorms, bit 1 keep outputs
   bool ocp_fp8 = true;                 // FP8 of gfx950 (OCP E4M3/E5M2); gfx942's are the FNUZ variants
 };

@@ -87,6 +87,29 @@ TEST(EmuInstructions, ScalarCarryChain) {
   EXPECT_EQ(s.wave().s[10], 2u);  // no carry out of the second add
 }
 
+// Vector carry chains: a 64-bit add and subtract from 32-bit halves, the
+// carry/borrow per lane in vcc; literal cases at the wrap-around.
+TEST(EmuInstructions, VectorCarryChains) {
+  Snippet s(
+      "v_add_co_u32_e32 v4, vcc, v0, v2\nv_addc_co_u32_e32 v5, vcc, v1, v3, vcc\n"
+      "v_sub_co_u32_e32 v6, vcc, v0, v2\nv_subb_co_u32_e32 v7, vcc, v1, v3, vcc");
+  const std::uint64_t x[4] = {0xffffffffull, 0x1ffffffffull, 5, 0x100000000ull};
+  const std::uint64_t y[4] = {1, 0xffffffffull, 7, 1};
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(0)[l] = static_cast<std::uint32_t>(x[l % 4]), s.wave().vgpr(1)[l] = static_cast<std::uint32_t>(x[l % 4] >> 32);
+    s.wave().vgpr(2)[l] = static_cast<std::uint32_t>(y[l % 4]), s.wave().vgpr(3)[l] = static_cast<std::uint32_t>(y[l % 4] >> 32);
+  }
+  s.run();
+  const std::uint64_t sum[4] = {0x100000000ull, 0x2fffffffeull, 12, 0x100000001ull};
+  const std::uint64_t diff[4] = {0xfffffffeull, 0x100000000ull, 0xfffffffffffffffeull, 0xffffffffull};
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(s.wave().vgpr(4)[l] | static_cast<std::uint64_t>(s.wave().vgpr(5)[l]) << 32, sum[l % 4]) << l;
+    ASSERT_EQ(s.wave().vgpr(6)[l] | static_cast<std::uint64_t>(s.wave().vgpr(7)[l]) << 32, diff[l % 4]) << l;
+  }
+  // The last borrow out of the high halves: only 5 - 7 goes below zero.
+  EXPECT_EQ(s.wave().vcc, 0x4444444444444444ull);
+}
+
 // f32 -> bf16 with round-to-nearest-even, literal cases.
 TEST(EmuInstructions, Bf16PackRoundsToNearestEven) {
   const std::vector<std::pair<std::uint32_t, std::uint16_t>> cases = {
