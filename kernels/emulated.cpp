@@ -74,7 +74,8 @@ std::vector<std::string> emulated_kernels() {
 }
 
 EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, const std::vector<long long>& shape,
-                         std::uint64_t seed, const std::string& code_object_dir) {
+                         std::uint64_t seed, const std::string& code_object_dir,
+                         const std::function<void(emu::Emulator&)>& prepare) {
   const KernelSpec& spec = find_spec(kernel);
   Host host = nullptr;
   for (const Entry& e : kHosts)
@@ -94,6 +95,7 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   isa::CodeObject co = isa::read_code_object(file);
   arch::Arch a = arch::load_arch(arch);
   emu::Emulator e(co, spec.name, a);
+  if (prepare) prepare(e);
   EmulatedRun r;
   r.kernel = kernel;
   r.arch = arch;

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,11 @@ struct EmulatedRun {
 // Throws std::invalid_argument for an unknown kernel, a kernel without an
 // emulated host, or a shape the kernel refuses; emu::EmuError when the
 // emulated run stops.
+// `prepare`, when given, is called with the emulator before the host runs
+// it: the cycle model attaches itself there (timing::CycleModel::attach).
 EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, const std::vector<long long>& shape,
-                         std::uint64_t seed, const std::string& code_object_dir = "");
+                         std::uint64_t seed, const std::string& code_object_dir = "",
+                         const std::function<void(emu::Emulator&)>& prepare = {});
 
 // The kernels that have an emulated host (a launch description).
 std::vector<std::string> emulated_kernels();

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -32,6 +34,21 @@ const LdsInstruction& Arch::instruction(const std::string& n) const {
   std::string known;
   for (const LdsInstruction& i : instructions) known += (known.empty() ? "" : " ") + i.name;
   throw ArchError("unknown instruction '" + n + "' for " + name + " (known: " + known + ")");
+}
+
+const MfmaInstruction* Arch::find_mfma(std::string_view n) const {
+  for (const MfmaInstruction& m : mfma)
+    if (m.name == n) return &m;
+  return nullptr;
+}
+
+int Timing::read_wait_states(int passes) const {
+  int best = 0;
+  for (const auto& [p, w] : mfma_read_wait_states) {
+    best = w;
+    if (p >= passes) break;
+  }
+  return best;
 }
 
 namespace {
@@ -311,6 +328,104 @@ void check_characters(const std::string& text, const std::string& file) {
   }
 }
 
+// [timing]: every key an inline table { value = N, status = "...", source = "..." }.
+void read_timing(const Reader& r, const toml::table& t, Arch& a) {
+  static const char* const kKeys[] = {
+      "clock_mhz", "issue_period", "valu_cycles", "trans_latency", "mfma_valu_delay", "mfma_valu_delay_long",
+      "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "lds_port_bytes_per_clock",
+      "lds_latency", "lds_queue_depth", "vmem_issue_cycles", "l1_bytes", "l1_line_bytes", "l1_ways",
+      "l1_bytes_per_clock", "l1_latency", "memory_latency", "chip_memory_bytes_per_clock", "vmem_inflight_bytes",
+      "vmcnt_max", "lgkmcnt_max", "expcnt_max", "mfma_read_wait_states", "mfma_srcc_overlap_extra"};
+  Timing& g = a.timing;
+  for (const auto& [k, v] : t) {
+    const std::string key(k.str()), path = "timing." + key;
+    if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return key == x; }))
+      r.fail(&v, path, "unknown timing figure");
+    if (!v.is_table()) r.fail(&v, path, "must be { value = ..., status = \"...\", source = \"...\" }");
+    const toml::table& f = *v.as_table();
+    r.only(f, path, {"value", "status", "source"});
+    TimingFigure fig;
+    fig.name = key;
+    fig.source = r.string(f, path, "source");
+    const std::string status = r.string(f, path, "status");
+    if (status == "official") fig.status = Status::kOfficial;
+    else if (status == "measured") fig.status = Status::kMeasured;
+    else if (status == "inferred") fig.status = Status::kInferred;
+    else if (status == "assumed") fig.status = Status::kAssumed;
+    else r.fail(f.get("status"), path + ".status", "must be official, measured, inferred or assumed");
+    const toml::node* value = f.get("value");
+    if (!value) r.fail(&f, path + ".value", "missing");
+    if (key == "mfma_read_wait_states") {
+      const toml::array* arr = value->as_array();
+      if (!arr || arr->empty()) r.fail(value, path + ".value", "an array of [passes, wait states]");
+      for (const toml::node& e : *arr) {
+        const toml::array* pair = e.as_array();
+        if (!pair || pair->size() != 2 || !pair->get(0)->is_integer() || !pair->get(1)->is_integer() ||
+            **pair->get(0)->as_integer() <= 0 || **pair->get(1)->as_integer() < 0)
+          r.fail(&e, path + ".value", "each entry is [passes, wait states], passes ascending");
+        const int p = static_cast<int>(**pair->get(0)->as_integer()), w = static_cast<int>(**pair->get(1)->as_integer());
+        if (!g.mfma_read_wait_states.empty() && p <= g.mfma_read_wait_states.back().first)
+          r.fail(&e, path + ".value", "passes must ascend");
+        g.mfma_read_wait_states.emplace_back(p, w);
+      }
+      fig.value = g.mfma_read_wait_states.back().second;
+    } else {
+      std::optional<double> x = value->value<double>();
+      if (!x || !(value->is_integer() || value->is_floating_point())) r.fail(value, path + ".value", "must be a number");
+      if (!(*x >= 0) || *x > 1e9) r.fail(value, path + ".value", "must be between 0 and 1e9");
+      const bool zero_ok = key == "mfma_srcc_overlap_extra" || key.find("latency") != std::string::npos ||
+                           key.find("_cycles") != std::string::npos || key == "mfma_valu_delay" ||
+                           key == "mfma_valu_delay_long";
+      if (*x == 0 && !zero_ok) r.fail(value, path + ".value", "must be positive");
+      fig.value = *x;
+    }
+    g.figures.push_back(fig);
+  }
+  auto get = [&](const char* key) -> double {
+    for (const TimingFigure& f : g.figures)
+      if (f.name == key) return f.value;
+    r.fail(&t, std::string("timing.") + key, "missing (the cycle model needs every timing figure)");
+  };
+  auto i = [&](const char* key) { return static_cast<int>(get(key)); };
+  g.clock_mhz = get("clock_mhz");
+  g.issue_period = i("issue_period");
+  g.valu_cycles = i("valu_cycles");
+  g.trans_latency = i("trans_latency");
+  g.mfma_valu_delay = i("mfma_valu_delay");
+  g.mfma_valu_delay_long = i("mfma_valu_delay_long");
+  g.smem_latency = i("smem_latency");
+  g.branch_taken_cycles = i("branch_taken_cycles");
+  g.barrier_cycles = i("barrier_cycles");
+  g.sleep_cycles = i("sleep_cycles");
+  g.lds_port_bytes_per_clock = i("lds_port_bytes_per_clock");
+  g.lds_latency = i("lds_latency");
+  g.lds_queue_depth = i("lds_queue_depth");
+  g.vmem_issue_cycles = i("vmem_issue_cycles");
+  g.l1_bytes = i("l1_bytes");
+  g.l1_line_bytes = i("l1_line_bytes");
+  g.l1_ways = i("l1_ways");
+  g.l1_bytes_per_clock = get("l1_bytes_per_clock");
+  g.l1_latency = i("l1_latency");
+  g.memory_latency = i("memory_latency");
+  g.chip_memory_bytes_per_clock = get("chip_memory_bytes_per_clock");
+  g.vmem_inflight_bytes = i("vmem_inflight_bytes");
+  g.vmcnt_max = i("vmcnt_max");
+  g.lgkmcnt_max = i("lgkmcnt_max");
+  g.expcnt_max = i("expcnt_max");
+  get("mfma_read_wait_states");
+  g.mfma_srcc_overlap_extra = i("mfma_srcc_overlap_extra");
+  std::stable_sort(g.figures.begin(), g.figures.end(), [&](const TimingFigure& x, const TimingFigure& y) {
+    return t.get(x.name)->source().begin.line < t.get(y.name)->source().begin.line;
+  });
+  if (g.issue_period != a.simds_per_cu)
+    r.fail(t.get("issue_period"), "timing.issue_period", "must equal chip.simds_per_cu (one SIMD visited per clock)");
+  if (g.l1_line_bytes & (g.l1_line_bytes - 1)) r.fail(t.get("l1_line_bytes"), "timing.l1_line_bytes", "must be a power of two");
+  if (g.l1_bytes % (g.l1_line_bytes * g.l1_ways))
+    r.fail(t.get("l1_bytes"), "timing.l1_bytes", "must be a multiple of l1_line_bytes x l1_ways");
+  if (g.lgkmcnt_max > 63 || g.vmcnt_max > 63 || g.expcnt_max > 63)
+    r.fail(&t, "timing", "waitcnt maximums above 63 are not modelled");
+}
+
 }  // namespace
 
 Arch parse_arch(const std::string& text, const std::string& file) {
@@ -322,7 +437,7 @@ Arch parse_arch(const std::string& text, const std::string& file) {
     throw ArchError(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
   Reader r(file);
-  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma"});
+  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma", "timing"});
   Arch a;
   a.file = file;
   a.name = r.string(root, "", "name");
@@ -405,6 +520,12 @@ Arch parse_arch(const std::string& text, const std::string& file) {
     std::stable_sort(mfma.begin(), mfma.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     for (auto& [line, i] : mfma) a.mfma.push_back(i);
   }
+  if (const toml::node* tm = root.get("timing")) {
+    if (!tm->is_table()) r.fail(tm, "timing", "must be a table");
+    if (a.vendor != "amd" || !a.has_registers) r.fail(tm, "timing", "the cycle model covers AMD CDNA architectures only");
+    read_timing(r, *tm->as_table(), a);
+    a.has_timing = true;
+  }
   return a;
 }
 
@@ -452,6 +573,19 @@ std::string describe(const Arch& a) {
       o << " {" << ranges << "}";
     }
     o << "\n      source: " << i.source << "\n";
+  }
+  if (a.has_timing) {
+    o << "Timing figures (the cycle model):\n";
+    for (const TimingFigure& f : a.timing.figures) {
+      o << "  " << f.name << " = ";
+      if (f.name == "mfma_read_wait_states") {
+        for (const auto& [p, w] : a.timing.mfma_read_wait_states) o << "[" << p << "," << w << "]";
+      } else {
+        o << f.value;
+      }
+      o << "   " << to_string(f.status) << (f.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "")
+        << "  (" << f.source << ")\n";
+    }
   }
   if (!a.mfma.empty()) o << "MFMA instructions (per wave):\n";
   for (const MfmaInstruction& m : a.mfma)

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,48 @@ struct Lds {
   int bank_bytes = 0;
 };
 
+// One figure of the cycle model as the arch file's [timing] part gives it.
+struct TimingFigure {
+  std::string name;
+  double value = 0;
+  Status status = Status::kAssumed;
+  std::string source;
+};
+
+// The figures the cycle model (sim/timing) runs on.  Clocks are shader-engine
+// clock cycles; "per pair" is per pair of SIMDs sharing an LDS port.  Every
+// figure keeps its status and source in `figures` so that a run can list
+// the assumptions it stood on.
+struct Timing {
+  double clock_mhz = 0;
+  int issue_period = 0;             // clocks between two visits of one SIMD by the sequencer
+  int valu_cycles = 0;              // a wave64 VALU op on a 16-lane SIMD
+  int trans_latency = 0;            // transcendental result to a dependent instruction
+  int mfma_valu_delay = 0;          // VALU of another wave may issue this long after an MFMA
+  int mfma_valu_delay_long = 0;     // ... after an MFMA of 8 passes or more
+  int smem_latency = 0;
+  int branch_taken_cycles = 0;
+  int barrier_cycles = 0;           // last arrival to the first wave issuing again
+  int sleep_cycles = 0;             // s_sleep 1
+  int lds_port_bytes_per_clock = 0; // per SIMD pair
+  int lds_latency = 0;              // issue to first data, unloaded
+  int lds_queue_depth = 0;          // requests waiting for the port, per SIMD pair
+  int vmem_issue_cycles = 0;        // address processing of one wave64 VMEM instruction, per CU
+  int l1_bytes = 0, l1_line_bytes = 0, l1_ways = 0;
+  double l1_bytes_per_clock = 0;
+  int l1_latency = 0;
+  int memory_latency = 0;           // beyond the L1 (L2/HBM), unloaded
+  double chip_memory_bytes_per_clock = 0;  // the chip's; a CU running work gets an equal share
+                                          // of it, at most l1_bytes_per_clock
+  int vmem_inflight_bytes = 0;      // bytes of L1 misses a CU keeps in flight
+  int vmcnt_max = 0, lgkmcnt_max = 0, expcnt_max = 0;
+  std::vector<std::pair<int, int>> mfma_read_wait_states;  // (passes, wait states) before D is read
+  int mfma_srcc_overlap_extra = 0;  // wait states beyond the passes when SrcC partly overlaps D
+  std::vector<TimingFigure> figures;  // every figure above, in file order
+  // The wait states after an MFMA of `passes` before its D may be read.
+  int read_wait_states(int passes) const;
+};
+
 struct Arch {
   std::string name;
   std::string vendor;        // amd, nvidia
@@ -72,11 +115,15 @@ struct Arch {
   Lds lds;
   std::vector<LdsInstruction> instructions;   // in file order
   std::vector<MfmaInstruction> mfma;          // in file order (may be empty)
+  bool has_timing = false;                    // a [timing] part: the cycle model can run
+  Timing timing;
   // Every [chip] and [lds] figure as written, for display.
   std::vector<std::pair<std::string, std::string>> figures;
 
   // Throws ArchError naming the instruction, the arch and what it does have.
   const LdsInstruction& instruction(const std::string& name) const;
+  // nullptr when the arch file does not describe the MFMA.
+  const MfmaInstruction* find_mfma(std::string_view name) const;
 };
 
 // A built-in description by name (gfx950, gfx942, sm90), or a .toml file by path.

@@ -27,8 +27,9 @@ struct Emulator::Trace : LdsTrace {
   std::vector<LdsSite> sites;                          // by instruction index
   std::vector<std::unique_ptr<lds::BankModel>> model;  // by instruction index; null: not modelled
   std::vector<bool> seen;
+  AccessObserver* observer;
 
-  Trace(const arch::Arch& a, std::size_t n) : arch(a), sites(n), model(n), seen(n, false) {}
+  Trace(const arch::Arch& a, std::size_t n, AccessObserver* o) : arch(a), sites(n), model(n), seen(n, false), observer(o) {}
 
   void access(const Op& op, std::string_view instruction, const std::uint32_t* addresses,
               std::uint64_t active) override {
@@ -44,15 +45,20 @@ struct Emulator::Trace : LdsTrace {
       s.modelled = model[op.index] != nullptr;
     }
     ++s.executions;
-    if (!model[op.index]) return;
+    if (!model[op.index]) {
+      if (observer) observer->lds_access(0, 0, false);
+      return;
+    }
     try {
       lds::Analysis a = model[op.index]->analyze(std::span<const std::uint32_t>(addresses, kLanes), active);
+      if (observer) observer->lds_access(a.cycles, a.conflict_cycles, true);
       s.cycles += static_cast<std::uint64_t>(a.cycles);
       s.conflict_cycles += static_cast<std::uint64_t>(a.conflict_cycles);
       if (a.max_ways > s.max_ways) s.max_ways = a.max_ways;
     } catch (const lds::ModelError&) {  // e.g. an address the bank model's alignment rule refuses
       model[op.index].reset();
       s.modelled = false;
+      if (observer) observer->lds_access(0, 0, false);
     }
   }
 };
@@ -204,6 +210,7 @@ Env Emulator::env_for(GlobalMemory& memory, Workgroup& wg) const {
   env.memory = &memory;
   env.lds = &wg.lds;
   env.lds_trace = trace_.get();
+  env.observer = observer_;
   env.denorm_mode_32 = denorm_mode_32_;
   env.ocp_fp8 = ocp_fp8_;
   return env;
@@ -227,22 +234,21 @@ bool Emulator::step(GlobalMemory& memory, Workgroup& wg, int n) {
   return true;
 }
 
-RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
-  const auto start = std::chrono::steady_clock::now();
-  trace_ = std::make_unique<Trace>(arch_, ops_.size());
-  std::uint64_t kernarg = prepare(memory, launch);
-  RunStats stats;
+// The plain scheduler: each wave of a workgroup runs until it blocks, in
+// turn; a barrier releases once every live wave waits at it.
+Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, std::uint64_t kernarg) {
+  Scheduler::Ran ran;
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
       for (std::uint32_t x = 0; x < launch.grid[0]; ++x) {
         Workgroup wg = start_workgroup(launch, kernarg, {x, y, z});
         Env env = env_for(memory, wg);
         for (;;) {
-          bool ran = false;
+          bool progressed = false;
           for (Wave& w : wg.waves) {
             while (!w.done && !w.at_barrier) {
               execute(env, w);
-              ran = true;
+              progressed = true;
             }
           }
           bool all_done = true, any_waiting = false;
@@ -255,12 +261,25 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
             for (Wave& w : wg.waves) w.at_barrier = false;
             continue;
           }
-          if (!ran) throw EmuError(kernel_.name + ": no wave can make progress");
+          if (!progressed) throw EmuError(kernel_.name + ": no wave can make progress");
         }
-        ++stats.workgroups;
-        for (const Wave& w : wg.waves) stats.wave_instructions += w.executed;
-        stats.waves += wg.waves.size();
+        ++ran.workgroups;
+        for (const Wave& w : wg.waves) ran.wave_instructions += w.executed;
+        ran.waves += wg.waves.size();
       }
+  return ran;
+}
+
+RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
+  const auto start = std::chrono::steady_clock::now();
+  trace_ = std::make_unique<Trace>(arch_, ops_.size(), observer_);
+  const std::uint64_t kernarg = prepare(memory, launch);
+  const Scheduler::Ran ran = scheduler_ ? scheduler_->dispatch(*this, memory, launch, kernarg)
+                                        : run_plain(memory, launch, kernarg);
+  RunStats stats;
+  stats.workgroups = ran.workgroups;
+  stats.waves = ran.waves;
+  stats.wave_instructions = ran.wave_instructions;
   for (std::size_t i = 0; i < trace_->sites.size(); ++i)
     if (trace_->seen[i]) stats.lds_sites.push_back(trace_->sites[i]);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -55,6 +55,21 @@ struct RunStats {
   std::vector<LdsSite> lds_sites;  // by pc
 };
 
+class Emulator;
+
+// Decides when each wave executes: run() hands the dispatch to it when one is
+// set (the cycle model, sim/timing); without one, each wave runs until it
+// blocks.  It starts the workgroups (start_workgroup) and executes their
+// wave-instructions (step) in the order it chooses, and says what it ran.
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  struct Ran {
+    std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;
+  };
+  virtual Ran dispatch(Emulator& e, GlobalMemory& memory, const Launch& launch, std::uint64_t kernarg) = 0;
+};
+
 class Emulator {
  public:
   // The kernel `kernel` of a code object for gfx950 or gfx942; `arch` is the
@@ -72,6 +87,15 @@ class Emulator {
   std::vector<std::string> unimplemented() const;
 
   RunStats run(GlobalMemory& memory, const Launch& launch);
+  // The scheduler run() uses (nullptr: the plain one) and the observer of
+  // every access and of s_memtime (see AccessObserver).  Not owned.
+  void set_scheduler(Scheduler* s) { scheduler_ = s; }
+  void set_observer(AccessObserver* o) { observer_ = o; }
+
+  // The kernel as loaded: its descriptor, registers and LDS size.
+  const isa::Kernel& kernel() const { return kernel_; }
+  // Instruction i as the emulator reads it (operands and modifiers).
+  const Op& op(std::size_t i) const { return ops_[i]; }
 
   // ---- stepping ----
   struct Workgroup {
@@ -89,6 +113,7 @@ class Emulator {
  private:
   struct Trace;
   void load_ops();
+  Scheduler::Ran run_plain(GlobalMemory& memory, const Launch& launch, std::uint64_t kernarg);
   Env env_for(GlobalMemory& memory, Workgroup& wg) const;
   void execute(Env& env, Wave& wave);
   [[noreturn]] void fail(const Op& op, const std::string& what) const;
@@ -99,6 +124,8 @@ class Emulator {
   isa::Kernel kernel_;
   const arch::Arch& arch_;
   std::unique_ptr<Trace> trace_;
+  Scheduler* scheduler_ = nullptr;
+  AccessObserver* observer_ = nullptr;
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
 };

@@ -52,9 +52,10 @@ template <int Bytes, bool Sign = false, int Half = -1>
 void global_load(Wave& w, const Op& op, Env& e) {
   const Operand &dst = O(op, 0), &vaddr = O(op, 1), &saddr = O(op, 2);
   constexpr int dwords = Bytes < 4 ? 1 : Bytes / 4;
+  u64 seen[kLanes];
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    u64 a = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    u64 a = seen[l] = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
     const std::uint8_t* p = e.memory->find(a, Bytes);
     if (!p) out_of_bounds("global load", Bytes, l, a);
     if constexpr (Bytes >= 4) {
@@ -69,15 +70,17 @@ void global_load(Wave& w, const Op& op, Env& e) {
       else d = (d & 0xffffu) | (v << 16);
     }
   }
+  if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
 }
 
 // Stores `Bytes` per lane from the data registers; Half 1 stores the high 16 bits (d16_hi).
 template <int Bytes, int Half = 0>
 void global_store(Wave& w, const Op& op, Env& e) {
   const Operand &vaddr = O(op, 0), &data = O(op, 1), &saddr = O(op, 2);
+  u64 seen[kLanes];
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    u64 a = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    u64 a = seen[l] = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
     std::uint8_t* p = e.memory->find(a, Bytes);
     if (!p) out_of_bounds("global store", Bytes, l, a);
     if constexpr (Bytes >= 4) {
@@ -87,6 +90,7 @@ void global_store(Wave& w, const Op& op, Env& e) {
       std::memcpy(p, &v, Bytes);
     }
   }
+  if (e.observer) e.observer->global_access(seen, w.exec, Bytes, true);
 }
 
 // ---- LDS ----
@@ -253,14 +257,16 @@ void ds_swizzle(Wave& w, const Op& op, Env&) {
 template <int Bytes>
 void global_load_lds(Wave& w, const Op& op, Env& e) {
   u32 lds_addr[kLanes] = {};
+  u64 seen[kLanes];
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    u64 a = lane_address(w, O(op, 0), O(op, 1), l, op.t.mods.offset);
+    u64 a = seen[l] = lane_address(w, O(op, 0), O(op, 1), l, op.t.mods.offset);
     const std::uint8_t* p = e.memory->find(a, Bytes);
     if (!p) out_of_bounds("global load (to LDS)", Bytes, l, a);
     lds_addr[l] = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
     std::memcpy(lds_at(e, lds_addr[l], Bytes, l), p, Bytes);
   }
+  if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
 }
 
 // ds_read_b64_tr_b16 vdst[2], vaddr (gfx950): each group of 16 lanes reads a
@@ -322,10 +328,13 @@ BufferAccess buffer_address(Wave& w, const Op& op, int vaddr_i, int rsrc_i, int 
 
 template <int Bytes>
 void buffer_load(Wave& w, const Op& op, Env& e) {
+  u64 seen[kLanes];
+  u64 touched = 0;  // lanes in range: the others make no memory request
   if (op.t.mods.lds) {  // LDS-DMA form: no data register
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
       BufferAccess a = buffer_address(w, op, 0, 1, l, Bytes);
+      if (a.in_range) seen[l] = a.address, touched |= 1ull << l;
       u32 lds_addr = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
       std::uint8_t* dst = lds_at(e, lds_addr, Bytes, l);
       const std::uint8_t* p = a.in_range ? e.memory->find(a.address, Bytes) : nullptr;
@@ -333,6 +342,7 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
       if (p) std::memcpy(dst, p, Bytes);
       else std::memset(dst, 0, Bytes);
     }
+    if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
     return;
   }
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
@@ -340,16 +350,20 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
     BufferAccess a = buffer_address(w, op, 1, 2, l, Bytes);
     u32 data[Bytes / 4] = {};
     if (a.in_range) {
+      seen[l] = a.address, touched |= 1ull << l;
       const std::uint8_t* p = e.memory->find(a.address, Bytes);
       if (!p) out_of_bounds("buffer load", Bytes, l, a.address);
       std::memcpy(data, p, Bytes);
     }
     for (int i = 0; i < Bytes / 4; ++i) vector_reg(w, O(op, 0), i)[l] = data[i];
   }
+  if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
 }
 
 template <int Bytes>
 void buffer_store(Wave& w, const Op& op, Env& e) {
+  u64 seen[kLanes];
+  u64 touched = 0;
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     BufferAccess a = buffer_address(w, op, 1, 2, l, Bytes);
@@ -357,7 +371,9 @@ void buffer_store(Wave& w, const Op& op, Env& e) {
     std::uint8_t* p = e.memory->find(a.address, Bytes);
     if (!p) out_of_bounds("buffer store", Bytes, l, a.address);
     for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 0), i)[l], 4);
+    seen[l] = a.address, touched |= 1ull << l;
   }
+  if (e.observer) e.observer->global_access(seen, touched, Bytes, true);
 }
 
 }  // namespace

@@ -239,7 +239,10 @@ void add_scalar_ops(HandlerTable& t) {
   t["s_sleep"] = [](Wave&, const Op&, Env&) {};
   t["s_setprio"] = [](Wave& w, const Op& op, Env&) { w.priority = static_cast<int>(S(w, op, 0) & 3); };
   // A deterministic clock: the wave's executed instruction count.
-  t["s_memtime"] = [](Wave& w, const Op& op, Env&) { write_scalar_u64(w, D(op), w.executed); };
+  // s_memtime: the cycle model's clock when one drives the run, else the wave's instruction count.
+  t["s_memtime"] = [](Wave& w, const Op& op, Env& e) {
+    write_scalar_u64(w, D(op), e.observer ? e.observer->clock() : w.executed);
+  };
 }
 
 }  // namespace tilelab::emu

@@ -40,11 +40,25 @@ struct LdsTrace {
                       std::uint64_t active) = 0;
 };
 
+// What the cycle model (sim/timing) sees of an executing instruction besides
+// its registers: the lanes' global addresses, the bank-model cost of its LDS
+// accesses, and the clock that s_memtime reads.  Absent in functional runs.
+struct AccessObserver {
+  virtual ~AccessObserver() = default;
+  // One wave-level global access: each active lane's byte address, `bytes` per lane.
+  virtual void global_access(const std::uint64_t* addresses, std::uint64_t active, int bytes, bool store) = 0;
+  // One wave-level LDS access: bank-model cycles (conflicts included); modelled
+  // is false when the arch file has no phase table for the instruction.
+  virtual void lds_access(int cycles, int conflict_cycles, bool modelled) = 0;
+  virtual std::uint64_t clock() const = 0;
+};
+
 // What an instruction may touch besides its wave.
 struct Env {
   GlobalMemory* memory = nullptr;
   std::vector<std::uint8_t>* lds = nullptr;
   LdsTrace* lds_trace = nullptr;
+  AccessObserver* observer = nullptr;  // the cycle model, when one drives the run
   int denorm_mode_32 = 3;              // FLOAT_DENORM_MODE_32: bit 0 keep input denorms, bit 1 keep outputs
   bool ocp_fp8 = true;                 // FP8 of gfx950 (OCP E4M3/E5M2); gfx942's are the FNUZ variants
 };

@@ -14,6 +14,10 @@
 #include "kernels/emulated.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/timing_report.hpp"
+
+#include <chrono>
+#include <unistd.h>
 
 namespace tilelab::cli {
 
@@ -153,12 +157,59 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   w.finish();
 }
 
+// Progress on stderr for a terminal: workgroups done, the CU's cycle, the rate.
+void show_progress(const timing::Progress& p) {
+  std::fprintf(stderr, "\r  timing: %llu/%llu workgroups, cycle %llu, %.2f M wave-instructions/s   ",
+               static_cast<unsigned long long>(p.workgroups_done), static_cast<unsigned long long>(p.workgroups),
+               static_cast<unsigned long long>(p.cycles),
+               p.seconds > 0 ? static_cast<double>(p.wave_instructions) / p.seconds / 1e6 : 0.0);
+  std::fflush(stderr);
+}
+
+int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
+              const po::variables_map& vm) {
+  timing::Options options;
+  options.cus = vm["cus"].as<int>();
+  const bool progress = !vm.count("quiet") && isatty(2);
+  bool shown = false;
+  if (progress)
+    options.progress = [&](const timing::Progress& p) {
+      show_progress(p);
+      shown = true;
+    };
+  timing::CycleModel model(a, options);  // refuses an arch without timing figures before any work
+  std::optional<isa::Program> program;
+  kernels::EmulatedRun r = kernels::run_emulated(spec.name, a.name, shape, vm["seed"].as<std::uint64_t>(),
+                                                 vm["code-objects"].as<std::string>(), [&](emu::Emulator& e) {
+                                                   model.attach(e);
+                                                   program = e.program();
+                                                 });
+  if (shown) std::fprintf(stderr, "\n");
+  TimedRun t;
+  t.spec = &spec;
+  t.run = &r;
+  t.timing = &model.result();
+  t.program = &*program;
+  t.model_seconds = r.seconds;  // the timed dispatch alone (inputs and the reference excluded)
+  t.top = vm["top"].as<int>();
+  if (spec.work) t.bound = kernels::design_check(spec, a, std::nullopt, shape).bound;
+  if (vm.count("json")) std::cout << timing_json(t) << "\n";
+  else print_timing_text(t);
+  if (vm.count("out")) {
+    std::string id = vm["run-id"].as<std::string>();
+    record_timing(vm["out"].as<std::string>(), id.empty() ? "timing-" + spec.name + "-" + a.name : id, t);
+  }
+  const bool wrong = vm.count("functional") && !r.pass;
+  return wrong || t.timing->hazard_count ? kFailed : kOk;
+}
+
 }  // namespace
 
 int run_sim(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
-      "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
+      "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
+      "       tilelab sim KERNEL --timing [--functional] [--cus N] [--top N] [--quiet] (other options as above)\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -170,11 +221,25 @@ int run_sim(const std::vector<std::string>& args) {
       "ID, default sim-<kernel>-<arch>; traces/SCHEMA.md).  --shape gives the spec's\n"
       "dimensions (gemm: M,N,K); without it, the smallest example shape.  --json prints\n"
       "the run as one JSON object (sites, per-kind comparison with the design).\n"
-      "(--functional is the only mode until the cycle model exists.)\n"
-      "Exit status: 0 pass and agreement, 1 wrong result, disagreement or a stopped\n"
-      "run, 2 bad command line.\n";
+      "\n"
+      "--timing runs the same code object in the cycle-approximate CU model\n"
+      "(sim/timing): the model picks which wave issues in which cycle, the emulator\n"
+      "executes it.  Prints cycles and time at the arch clock, TFLOP/s, the limiter,\n"
+      "unit utilisation (MFMA, VALU, LDS, global memory), where the waves' time went\n"
+      "(issue, waitcnt, barrier, busy units, dependency, arbitration, idle), the\n"
+      "hottest instructions with the thread trace's per-pc columns (hits, latency,\n"
+      "stall, idle), counters in AMD's names and units, MFMA dependency hazards (code\n"
+      "that reads an MFMA result too early), the static bound of `tilelab check`, and\n"
+      "the arch figures that are assumptions.  --cus N spreads the grid over N CUs\n"
+      "(default: the chip's); --top N instructions (default 10); --out stores the run\n"
+      "(backend cycle-model; per-wave spans and per-issue records; run id default\n"
+      "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"
+      "With --functional as well, a wrong result fails the run.\n"
+      "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
+      "stopped run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("json", "")("kernel", po::value<std::string>(), "")(
+  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("cus", po::value<int>()->default_value(0), "")(
+      "top", po::value<int>()->default_value(10), "")("json", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
@@ -193,7 +258,9 @@ int run_sim(const std::vector<std::string>& args) {
     for (const auto& k : kernels::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
   }
-  if (!vm.count("functional")) return usage_error("sim", "only --functional runs exist so far");
+  if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
+  if (vm["cus"].as<int>() < 0 || vm["cus"].as<int>() > 65536) return usage_error("sim", "--cus must be between 1 and 65536");
+  if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
   try {
     const kernels::KernelSpec& spec = kernels::find_spec(vm["kernel"].as<std::string>());
     const std::string arch_name = vm["arch"].as<std::string>();
@@ -211,6 +278,7 @@ int run_sim(const std::vector<std::string>& args) {
       for (const auto& s : spec.example_shapes)
         if (size(s) < size(shape)) shape = s;
     }
+    if (vm.count("timing")) return run_timed(spec, a, shape, vm);
     kernels::EmulatedRun r =
         kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>());
     std::optional<kernels::DesignReport> design;

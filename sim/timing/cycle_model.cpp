@@ -1,0 +1,736 @@
+#include "sim/timing/cycle_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <cstdlib>
+#include <set>
+
+#include "sim/lds/occupancy.hpp"
+#include "sim/timing/instruction_timing.hpp"
+#include "sim/timing/vector_memory.hpp"
+
+namespace tilelab::timing {
+
+namespace {
+
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+std::string hex(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// Completion cycles of a wave's outstanding memory operations of one counter.
+// vmcnt's return in order (completions ascend); lgkmcnt's need not (SMEM
+// returns out of order with LDS), so it is kept unordered and sorted on demand.
+class Outstanding {
+ public:
+  void push(std::uint64_t done) { q_.push_back(done); }
+  void retire(std::uint64_t now) { std::erase_if(q_, [&](std::uint64_t d) { return d <= now; }); }
+  std::size_t count(std::uint64_t now) {
+    retire(now);
+    return q_.size();
+  }
+  // The first cycle at which at most n remain outstanding.
+  std::uint64_t until_at_most(std::size_t n, std::uint64_t now) {
+    retire(now);
+    if (q_.size() <= n) return now;
+    std::vector<std::uint64_t> s(q_.begin(), q_.end());
+    std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() - 1 - n), s.end());
+    return s[s.size() - 1 - n];
+  }
+  std::uint64_t last() const {
+    std::uint64_t m = 0;
+    for (std::uint64_t d : q_) m = std::max(m, d);
+    return m;
+  }
+
+ private:
+  std::vector<std::uint64_t> q_;
+};
+
+struct PendingWrite {  // a transcendental op's result not yet ready
+  VRegs regs;
+  std::uint64_t ready;
+};
+
+}  // namespace
+
+// ---- result helpers --------------------------------------------------------
+
+double TimingResult::mfma_utilisation() const {
+  const double d = static_cast<double>(cycles) * cus_used * simds_per_cu;
+  return d > 0 ? mfma_busy / d : 0;
+}
+double TimingResult::valu_utilisation() const {
+  const double d = static_cast<double>(cycles) * cus_used * simds_per_cu;
+  return d > 0 ? valu_busy / d : 0;
+}
+double TimingResult::lds_utilisation() const {
+  const double d = static_cast<double>(cycles) * cus_used * (simds_per_cu / 2);
+  return d > 0 ? lds_busy / d : 0;
+}
+double TimingResult::memory_utilisation() const {
+  const double d = static_cast<double>(cycles) * cus_used;
+  return d > 0 ? memory_busy / d : 0;  // busy: transferring at the CU's share
+}
+std::string TimingResult::limiter() const {
+  const std::pair<double, const char*> u[] = {{mfma_utilisation(), "MFMA"},
+                                              {valu_utilisation(), "VALU"},
+                                              {lds_utilisation(), "LDS"},
+                                              {memory_utilisation(), "global memory"}};
+  const auto* best = std::max_element(std::begin(u), std::end(u), [](const auto& x, const auto& y) { return x.first < y.first; });
+  return best->first >= 0.5 ? best->second : "latency";
+}
+
+// ---- one compute unit ------------------------------------------------------
+
+class CycleModel::ComputeUnit {
+ public:
+  ComputeUnit(CycleModel& model, emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
+              std::uint64_t kernarg, const std::vector<InstructionTiming>& table, int cu, int max_workgroups,
+              double memory_share)
+      : m_(model), t_(model.arch_.timing), e_(e), memory_(memory), launch_(launch), kernarg_(kernarg), table_(table),
+        cu_(cu), max_workgroups_(max_workgroups), simds_(static_cast<std::size_t>(model.arch_.simds_per_cu)),
+        ports_(simds_.size() / 2),
+        share_(memory_share, t_.memory_latency), vmem_(t_, share_),
+        pass_clocks_(std::max(1, model.arch_.lds.banks * model.arch_.lds.bank_bytes / t_.lds_port_bytes_per_clock)) {}
+
+  // Runs these workgroups to the end; returns the cycle the last wave ended.
+  std::uint64_t run(const std::vector<std::array<std::uint32_t, 3>>& workgroups, std::uint64_t& instructions_so_far);
+
+  // The observer's side: what the executing instruction touched.
+  void global_access(const std::uint64_t* a, std::uint64_t active, int bytes) {
+    lines_ = coalesce(a, active, bytes, t_.l1_line_bytes);
+  }
+  void lds_access(int cycles, int conflicts, bool modelled) {
+    lds_cycles_ += modelled ? cycles : 1;  // [?] an LDS op without a phase table: one pass
+    lds_conflicts_ += conflicts;
+    if (!modelled) m_.unmodelled_lds_ = true;
+  }
+  std::uint64_t now() const { return now_; }
+
+ private:
+  struct Simd {
+    std::uint64_t valu_free = 0, xdl_free = 0;
+    std::vector<int> waves;  // resident, in issue priority order
+    bool order_dirty = false;
+    int resident = 0;
+    std::uint8_t slots_used = 0;  // bit per wave slot
+  };
+  struct LdsPort {
+    std::uint64_t free = 0;
+    std::deque<std::uint64_t> starts;  // of requests, ascending (the port serves in order)
+  };
+  struct Wave {
+    int group = -1, index = 0;  // workgroup (in groups_) and wave within it
+    std::uint32_t id = 0;       // in the run
+    int simd = 0, slot = 0;
+    std::uint64_t age = 0;
+    bool live = false, at_barrier = false;
+    std::uint64_t start = 0, end = 0;
+    std::uint64_t next_try = 0;       // no attempt before this cycle
+    std::uint64_t ready = 0;          // s_nop, s_sleep, branch refetch, barrier release
+    Reason ready_reason = Reason::none;
+    std::uint64_t first_attempt = 0, idle = 0;
+    Reason reason = Reason::none;     // why the current instruction waits, since `since`
+    std::uint64_t since = 0;
+    std::array<std::uint32_t, kReasonCount> split{};
+    Outstanding vm, lgkm;
+    std::uint64_t last_vm = 0, last_lds = 0;
+    std::vector<PendingWrite> pending;
+    std::unique_ptr<MfmaHazards> hazards;
+  };
+  struct Group {
+    emu::Emulator::Workgroup wg;
+    std::vector<int> waves;
+    int live = 0;
+    std::uint64_t end = 0;
+  };
+
+  bool place(std::uint64_t at);
+  std::uint64_t next_cycle(std::uint64_t from);
+  void slot(std::uint64_t c);
+  std::pair<Reason, std::uint64_t> blocked(Wave& w, const InstructionTiming& it, std::uint64_t c);
+  void note(Wave& w, Reason r, std::uint64_t c);
+  void issue(Wave& w, const InstructionTiming& it, std::uint64_t c);
+  std::uint64_t lds_timing(Wave& w, std::uint64_t c);
+  std::uint64_t vmem_timing(Wave& w, const InstructionTiming& it, std::uint64_t c);
+  void finish(Wave& w, std::uint64_t c);
+  void release_barrier(Group& g, std::uint64_t c);
+  void sort_simd(Simd& s);
+  [[noreturn]] void fail(std::uint32_t index, const std::string& what) const;
+
+  CycleModel& m_;
+  const arch::Timing& t_;
+  emu::Emulator& e_;
+  emu::GlobalMemory& memory_;
+  const emu::Launch& launch_;
+  std::uint64_t kernarg_;
+  const std::vector<InstructionTiming>& table_;
+  int cu_, max_workgroups_;
+  std::vector<Simd> simds_;
+  std::vector<LdsPort> ports_;
+  CuShareOfMemory share_;
+  VectorMemory vmem_;
+  int pass_clocks_;
+  std::uint64_t ta_free_ = 0;
+  std::vector<Wave> waves_;
+  std::deque<Group> groups_;
+  const std::vector<std::array<std::uint32_t, 3>>* queue_ = nullptr;
+  std::size_t next_group_ = 0;
+  int resident_groups_ = 0, live_waves_ = 0;
+  std::uint64_t now_ = 0, age_ = 0, last_end_ = 0, busy_cycles_ = 0;
+  // what the executing instruction touched
+  std::vector<LineUse> lines_;
+  int lds_cycles_ = 0, lds_conflicts_ = 0;
+  std::uint64_t instructions_ = 0;
+  friend class CycleModel;
+};
+
+void CycleModel::ComputeUnit::fail(std::uint32_t index, const std::string& what) const {
+  const isa::Instruction& in = e_.program().instructions[index];
+  throw TimingError(e_.kernel().name + " pc " + hex(in.pc) + " (" + in.text + "): " + what);
+}
+
+void CycleModel::ComputeUnit::sort_simd(Simd& s) {
+  std::sort(s.waves.begin(), s.waves.end(), [&](int a, int b) {
+    const Wave &x = waves_[static_cast<std::size_t>(a)], &y = waves_[static_cast<std::size_t>(b)];
+    const int px = groups_[static_cast<std::size_t>(x.group)].wg.waves[static_cast<std::size_t>(x.index)].priority;
+    const int py = groups_[static_cast<std::size_t>(y.group)].wg.waves[static_cast<std::size_t>(y.index)].priority;
+    return px != py ? px > py : x.age < y.age;  // s_setprio first, then the oldest [?] (direction not documented)
+  });
+  s.order_dirty = false;
+}
+
+// Places the next workgroup of the queue if it fits (at most max_workgroups_
+// resident; waves spread over the SIMDs with the fewest resident waves).
+bool CycleModel::ComputeUnit::place(std::uint64_t at) {
+  if (next_group_ >= queue_->size() || resident_groups_ >= max_workgroups_) return false;
+  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, (*queue_)[next_group_++]), {}, 0, 0});
+  Group& g = groups_.back();
+  const int gi = static_cast<int>(groups_.size() - 1);
+  ++resident_groups_;
+  for (int n = 0; n < static_cast<int>(g.wg.waves.size()); ++n) {
+    Simd* best = &simds_[0];
+    for (Simd& s : simds_)
+      if (s.resident < best->resident) best = &s;
+    Wave w;
+    w.group = gi, w.index = n;
+    w.id = static_cast<std::uint32_t>(m_.result_.waves + waves_.size());
+    w.simd = static_cast<int>(best - simds_.data());
+    w.slot = std::countr_one(best->slots_used);
+    if (w.slot >= m_.arch_.wave_slots_per_simd) throw TimingError("internal: no free wave slot on a SIMD");
+    best->slots_used = static_cast<std::uint8_t>(best->slots_used | (1u << w.slot));
+    w.age = age_++;
+    w.live = true;
+    w.start = w.next_try = w.first_attempt = w.since = at;
+    w.hazards = std::make_unique<MfmaHazards>(t_);
+    waves_.push_back(std::move(w));
+    const int wi = static_cast<int>(waves_.size() - 1);
+    best->waves.push_back(wi);
+    best->order_dirty = true;
+    ++best->resident;
+    g.waves.push_back(wi);
+    ++g.live, ++live_waves_;
+  }
+  return true;
+}
+
+// The first cycle >= from at which some SIMD's visit finds a wave that may issue.
+std::uint64_t CycleModel::ComputeUnit::next_cycle(std::uint64_t from) {
+  std::uint64_t best = kNever;
+  const std::uint64_t n = simds_.size();
+  for (std::size_t s = 0; s < simds_.size(); ++s) {
+    std::uint64_t earliest = kNever;
+    for (int wi : simds_[s].waves) earliest = std::min(earliest, waves_[static_cast<std::size_t>(wi)].next_try);
+    if (earliest == kNever) continue;
+    earliest = std::max(earliest, from);
+    earliest += (s + n - earliest % n) % n;  // this SIMD's next visit
+    best = std::min(best, earliest);
+  }
+  return best;
+}
+
+void CycleModel::ComputeUnit::note(Wave& w, Reason r, std::uint64_t c) {
+  if (w.reason != Reason::none) w.split[static_cast<std::size_t>(w.reason)] += static_cast<std::uint32_t>(c - w.since);
+  w.reason = r;
+  w.since = c;
+}
+
+std::pair<Reason, std::uint64_t> CycleModel::ComputeUnit::blocked(Wave& w, const InstructionTiming& it, std::uint64_t c) {
+  if (w.at_barrier) return {Reason::barrier, kNever};
+  if (c < w.ready) return {w.ready_reason, w.ready};
+  const Simd& s = simds_[static_cast<std::size_t>(w.simd)];
+  switch (it.kind) {
+    case Kind::waitcnt: {
+      const std::uint64_t vm = it.vmcnt < 0 ? c : w.vm.until_at_most(static_cast<std::size_t>(it.vmcnt), c);
+      const std::uint64_t lgkm = it.lgkmcnt < 0 ? c : w.lgkm.until_at_most(static_cast<std::size_t>(it.lgkmcnt), c);
+      if (vm > c && vm >= lgkm) return {Reason::waitcnt_vm, vm};
+      if (lgkm > c) return {Reason::waitcnt_lgkm, lgkm};
+      return {Reason::none, c};
+    }
+    default: break;
+  }
+  for (const PendingWrite& p : w.pending)
+    if (p.ready > c)
+      for (const VRegs& r : it.vregs.reads)
+        if (r.overlaps(p.regs)) return {Reason::dependency, p.ready};
+  switch (it.kind) {
+    case Kind::valu:
+    case Kind::trans:
+      if (s.valu_free > c) return {Reason::busy_valu, s.valu_free};
+      break;
+    case Kind::mfma:
+      if (s.xdl_free > c) return {Reason::busy_mfma, s.xdl_free};
+      if (s.valu_free > c) return {Reason::busy_valu, s.valu_free};
+      break;
+    case Kind::smem:
+      if (w.lgkm.count(c) >= static_cast<std::size_t>(t_.lgkmcnt_max))
+        return {Reason::waitcnt_lgkm, w.lgkm.until_at_most(static_cast<std::size_t>(t_.lgkmcnt_max - 1), c)};
+      break;
+    case Kind::lds: {
+      if (w.lgkm.count(c) >= static_cast<std::size_t>(t_.lgkmcnt_max))
+        return {Reason::waitcnt_lgkm, w.lgkm.until_at_most(static_cast<std::size_t>(t_.lgkmcnt_max - 1), c)};
+      LdsPort& p = ports_[static_cast<std::size_t>(w.simd / 2)];
+      while (!p.starts.empty() && p.starts.front() <= c) p.starts.pop_front();
+      if (p.starts.size() >= static_cast<std::size_t>(t_.lds_queue_depth))
+        return {Reason::busy_lds, p.starts[p.starts.size() - static_cast<std::size_t>(t_.lds_queue_depth)]};
+      break;
+    }
+    case Kind::vmem_load:
+    case Kind::vmem_store:
+    case Kind::lds_dma: {
+      if (w.vm.count(c) >= static_cast<std::size_t>(t_.vmcnt_max))
+        return {Reason::waitcnt_vm, w.vm.until_at_most(static_cast<std::size_t>(t_.vmcnt_max - 1), c)};
+      if (ta_free_ > c) return {Reason::busy_vmem, ta_free_};
+      if (it.kind != Kind::vmem_store) {
+        const std::uint64_t room = vmem_.room_for(c, t_.l1_line_bytes);
+        if (room > c) return {Reason::busy_vmem, room};
+      }
+      break;
+    }
+    default: break;
+  }
+  return {Reason::none, c};
+}
+
+std::uint64_t CycleModel::ComputeUnit::lds_timing(Wave& w, std::uint64_t c) {
+  LdsPort& p = ports_[static_cast<std::size_t>(w.simd / 2)];
+  const int passes = std::max(1, lds_cycles_);
+  const std::uint64_t clocks = static_cast<std::uint64_t>(passes * pass_clocks_);
+  const std::uint64_t start = std::max(c, p.free);
+  p.free = start + clocks;
+  p.starts.push_back(start);
+  m_.result_.lds_busy += static_cast<double>(clocks);
+  m_.lds_idx_active_ += static_cast<std::uint64_t>(passes);
+  m_.lds_conflicts_ += static_cast<std::uint64_t>(lds_conflicts_);
+  // LDS data returns in order: first data after the latency, the rest as the port moves it.
+  const std::uint64_t done = std::max(start + clocks - static_cast<std::uint64_t>(pass_clocks_) +
+                                          static_cast<std::uint64_t>(t_.lds_latency), w.last_lds);
+  w.last_lds = done;
+  w.lgkm.push(done);
+  return done;
+}
+
+std::uint64_t CycleModel::ComputeUnit::vmem_timing(Wave& w, const InstructionTiming& it, std::uint64_t c) {
+  const std::uint64_t start = std::max(c, ta_free_);
+  ta_free_ = start + static_cast<std::uint64_t>(t_.vmem_issue_cycles);
+  const bool store = it.kind == Kind::vmem_store;
+  for (const LineUse& u : lines_) m_.global_line_bytes_ += static_cast<std::uint64_t>(u.bytes);
+  const std::uint64_t done = std::max(vmem_.access(ta_free_, lines_, store), w.last_vm);  // vmcnt returns in order
+  w.last_vm = done;
+  w.vm.push(done);
+  return done;
+}
+
+void CycleModel::ComputeUnit::release_barrier(Group& g, std::uint64_t c) {
+  for (int wi : g.waves) {
+    Wave& o = waves_[static_cast<std::size_t>(wi)];
+    if (!o.live || !o.at_barrier) continue;
+    o.at_barrier = false;
+    o.ready = std::max(o.ready, c + static_cast<std::uint64_t>(t_.barrier_cycles));
+    o.ready_reason = Reason::barrier;
+    o.next_try = std::max(c, o.next_try == kNever ? c : o.next_try);
+  }
+}
+
+void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
+  Group& g = groups_[static_cast<std::size_t>(w.group)];
+  // The wave's slot is free once its memory operations are back.
+  w.end = std::max({c + static_cast<std::uint64_t>(t_.issue_period), w.vm.last(), w.lgkm.last()});
+  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::waitcnt_vm)] += w.end - c - static_cast<std::uint64_t>(t_.issue_period);
+  w.live = false;
+  w.next_try = kNever;
+  Simd& s = simds_[static_cast<std::size_t>(w.simd)];
+  std::erase(s.waves, static_cast<int>(&w - waves_.data()));
+  --s.resident;
+  s.slots_used = static_cast<std::uint8_t>(s.slots_used & ~(1u << w.slot));
+  m_.result_.waves_spans.push_back({w.id, static_cast<std::uint32_t>(m_.result_.workgroups + static_cast<std::uint64_t>(w.group)),
+                                     static_cast<std::uint16_t>(cu_), static_cast<std::uint8_t>(w.simd),
+                                     static_cast<std::uint8_t>(w.slot), w.start, w.end});
+  m_.result_.wave_cycles += w.end - w.start;
+  g.end = std::max(g.end, w.end);
+  last_end_ = std::max(last_end_, w.end);
+  --live_waves_;
+  if (--g.live == 0) {
+    --resident_groups_;
+    g.wg.waves.clear();  // the registers are not needed any more
+    g.wg.waves.shrink_to_fit();
+    g.wg.lds.clear();
+    g.wg.lds.shrink_to_fit();
+    while (place(g.end)) {
+    }
+  }
+}
+
+void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::uint64_t c) {
+  Group& g = groups_[static_cast<std::size_t>(w.group)];
+  emu::Wave& ew = g.wg.waves[static_cast<std::size_t>(w.index)];
+  const std::uint32_t index = ew.pc;
+  if (!it.why_untimed.empty()) fail(index, it.why_untimed);
+  note(w, Reason::none, c);
+  const std::uint64_t pc = e_.program().instructions[index].pc;
+  const VectorUse& vu = it.vregs;
+  if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc) w.hazards->check(vu, pc, c, w.id, m_.hazards_);
+
+  lines_.clear();
+  lds_cycles_ = lds_conflicts_ = 0;
+  now_ = c;
+  e_.step(memory_, g.wg, w.index);
+  ++instructions_;
+
+  const std::uint64_t period = static_cast<std::uint64_t>(t_.issue_period);
+  Simd& s = simds_[static_cast<std::size_t>(w.simd)];
+  std::uint64_t complete = c + period;
+  TimingResult& r = m_.result_;
+  switch (it.kind) {
+    case Kind::valu:
+      s.valu_free = c + static_cast<std::uint64_t>(t_.valu_cycles);
+      r.valu_busy += t_.valu_cycles;
+      break;
+    case Kind::trans:
+      s.valu_free = c + static_cast<std::uint64_t>(t_.valu_cycles);
+      r.valu_busy += t_.valu_cycles;
+      complete = c + static_cast<std::uint64_t>(t_.trans_latency);
+      std::erase_if(w.pending, [&](const PendingWrite& p) { return p.ready <= c; });
+      for (const VRegs& d : vu.writes) w.pending.push_back({d, complete});
+      break;
+    case Kind::mfma:
+      s.xdl_free = c + static_cast<std::uint64_t>(it.mfma_cycles);
+      s.valu_free = c + static_cast<std::uint64_t>(it.passes >= 8 ? t_.mfma_valu_delay_long : t_.mfma_valu_delay);
+      r.mfma_busy += it.mfma_cycles;
+      r.mfma_flops += it.flops;
+      complete = s.xdl_free;
+      w.hazards->issued(vu, pc, c);
+      break;
+    case Kind::smem:
+      complete = c + static_cast<std::uint64_t>(t_.smem_latency);
+      w.lgkm.push(complete);
+      break;
+    case Kind::lds: complete = lds_timing(w, c); break;
+    case Kind::vmem_load:
+    case Kind::vmem_store:
+    case Kind::lds_dma: complete = vmem_timing(w, it, c); break;
+    case Kind::branch:
+      if (ew.pc != index + 1) {  // taken: the instruction buffer refills
+        w.ready = c + static_cast<std::uint64_t>(t_.branch_taken_cycles);
+        w.ready_reason = Reason::idle;
+      }
+      break;
+    case Kind::nop:
+      w.ready = c + period * static_cast<std::uint64_t>(std::min(it.count, 15) + 1);
+      w.ready_reason = Reason::dependency;
+      break;
+    case Kind::sleep:
+      w.ready = c + static_cast<std::uint64_t>(t_.sleep_cycles) * static_cast<std::uint64_t>(it.count);
+      w.ready_reason = Reason::sleep;
+      break;
+    case Kind::setprio: s.order_dirty = true; break;
+    default: break;
+  }
+
+  // The thread-trace record of this instruction.  Cycles not attributed to a
+  // reason (an unaligned first attempt waiting for its SIMD's visit) count as
+  // arbitration for the issue slot.
+  const std::uint32_t stall = static_cast<std::uint32_t>(c - w.first_attempt);
+  std::uint32_t attributed = 0;
+  for (std::uint32_t x : w.split) attributed += x;
+  if (stall > attributed) w.split[static_cast<std::size_t>(Reason::arbitration)] += stall - attributed;
+  std::size_t dominant = 0;
+  for (std::size_t k = 1; k < w.split.size(); ++k)
+    if (w.split[k] > w.split[dominant]) dominant = k;
+  const Reason reason = stall ? static_cast<Reason>(dominant) : Reason::none;
+  PcStats& ps = m_.per_instruction_[index];
+  ++ps.hits;
+  ps.latency += stall + period;
+  ps.stall += stall;
+  ps.idle += w.idle;
+  for (std::size_t k = 0; k < w.split.size(); ++k) {
+    ps.stall_by_reason[k] += w.split[k];
+    r.stall_cycles[k] += w.split[k];
+  }
+  r.stall_cycles[static_cast<std::size_t>(Reason::idle)] += w.idle;
+  r.issue_cycles += period;
+  if (r.events.size() < m_.options_.max_events)
+    r.events.push_back({w.id, index, reason, stall, static_cast<std::uint32_t>(w.idle), c, complete});
+  else
+    ++r.events_dropped;
+  w.split.fill(0);
+
+  // The next instruction's first attempt.
+  const std::uint64_t next = c + period;
+  if (w.ready_reason == Reason::idle && w.ready > next) {
+    w.first_attempt = w.ready;
+    w.idle = w.ready - next;
+  } else {
+    w.first_attempt = next;
+    w.idle = 0;
+  }
+  w.since = w.first_attempt;
+  w.next_try = w.first_attempt;
+
+  if (it.kind == Kind::barrier && ew.at_barrier) {
+    w.at_barrier = true;
+    w.next_try = kNever;
+  }
+  if (it.kind == Kind::barrier || it.kind == Kind::endpgm) {  // the last arrival (or an ending wave) releases the others
+    bool released = false;
+    for (int wi : g.waves) {
+      const Wave& o = waves_[static_cast<std::size_t>(wi)];
+      if (o.live && o.at_barrier && !g.wg.waves[static_cast<std::size_t>(o.index)].at_barrier) released = true;
+    }
+    if (released || (it.kind == Kind::barrier && !ew.at_barrier)) {
+      release_barrier(g, c);
+      if (it.kind == Kind::barrier) {
+        w.ready = std::max(w.ready, c + static_cast<std::uint64_t>(t_.barrier_cycles));
+        w.ready_reason = Reason::barrier;
+      }
+    }
+  }
+  if (ew.done) finish(w, c);
+}
+
+void CycleModel::ComputeUnit::slot(std::uint64_t c) {
+  Simd& s = simds_[c % simds_.size()];
+  if (s.order_dirty) sort_simd(s);
+  unsigned used = 0;  // issue classes taken in this slot
+  const std::vector<int> order = s.waves;  // a wave ending in this slot leaves s.waves
+  for (int wi : order) {
+    Wave& w = waves_[static_cast<std::size_t>(wi)];
+    if (!w.live || w.next_try > c) continue;
+    const emu::Wave& ew = groups_[static_cast<std::size_t>(w.group)].wg.waves[static_cast<std::size_t>(w.index)];
+    const InstructionTiming& it = table_[ew.pc];
+    const auto [why, until] = blocked(w, it, c);
+    if (until > c) {
+      if (why != w.reason) note(w, why, c);
+      w.next_try = until;
+      continue;
+    }
+    const unsigned bit = it.unit == Unit::none ? 0u : 1u << static_cast<unsigned>(it.unit);
+    if (used & bit) {
+      if (w.reason != Reason::arbitration) note(w, Reason::arbitration, c);
+      w.next_try = c + static_cast<std::uint64_t>(t_.issue_period);
+      continue;
+    }
+    used |= bit;
+    issue(w, it, c);
+  }
+}
+
+std::uint64_t CycleModel::ComputeUnit::run(const std::vector<std::array<std::uint32_t, 3>>& workgroups,
+                                           std::uint64_t& instructions_so_far) {
+  queue_ = &workgroups;
+  while (place(0)) {
+  }
+  auto last_report = std::chrono::steady_clock::now();
+  std::uint64_t slots = 0;
+  for (std::uint64_t c = next_cycle(0); live_waves_ > 0; c = next_cycle(c + 1)) {
+    if (c == kNever)
+      throw TimingError(e_.kernel().name + " on CU " + std::to_string(cu_) +
+                        ": no wave can make progress (every live wave waits at a barrier no other wave will reach)");
+    slot(c);
+    if (m_.options_.progress && (++slots & 0x3fff) == 0) {
+      const auto t = std::chrono::steady_clock::now();
+      if (t - last_report > std::chrono::seconds(1)) {
+        last_report = t;
+        Progress p;
+        p.workgroups = m_.workgroups_total_;
+        p.workgroups_done = m_.result_.workgroups + (next_group_ - static_cast<std::size_t>(resident_groups_));
+        p.cycles = c;
+        p.wave_instructions = instructions_so_far + instructions_;
+        p.seconds = std::chrono::duration<double>(t - m_.started_).count();
+        m_.options_.progress(p);
+      }
+    }
+  }
+  busy_cycles_ = last_end_;
+  instructions_so_far += instructions_;
+  return last_end_;
+}
+
+// ---- the model -------------------------------------------------------------
+
+CycleModel::CycleModel(const arch::Arch& a, Options o) : arch_(a), options_(std::move(o)) {
+  if (!a.has_timing)
+    throw TimingError(a.file + " has no [timing] part: the cycle model needs its figures (see sim/arch/gfx950.toml)");
+}
+
+CycleModel::~CycleModel() = default;
+
+void CycleModel::attach(emu::Emulator& e) {
+  e.set_scheduler(this);
+  e.set_observer(this);
+}
+
+void CycleModel::global_access(const std::uint64_t* a, std::uint64_t active, int bytes, bool) {
+  if (current_) current_->global_access(a, active, bytes);
+}
+void CycleModel::lds_access(int cycles, int conflicts, bool modelled) {
+  if (current_) current_->lds_access(cycles, conflicts, modelled);
+}
+std::uint64_t CycleModel::clock() const { return current_ ? current_->now() : 0; }
+
+namespace {
+
+int chip_cus(const arch::Arch& a) {
+  long xcds = 0, per = 0;
+  for (const auto& [k, v] : a.figures) {
+    if (k == "chip.xcds") xcds = std::atol(v.c_str());
+    if (k == "chip.cus_per_xcd") per = std::atol(v.c_str());
+  }
+  return xcds > 0 && per > 0 ? static_cast<int>(xcds * per) : 1;
+}
+
+}  // namespace
+
+emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
+                                         std::uint64_t kernarg) {
+  started_ = std::chrono::steady_clock::now();
+  result_ = TimingResult{};
+  hazards_.clear();
+  lds_idx_active_ = lds_conflicts_ = global_line_bytes_ = 0;
+  unmodelled_lds_ = false;
+  const std::vector<InstructionTiming> table = instruction_timing(e, arch_);
+  per_instruction_.assign(table.size(), PcStats{});
+
+  // Occupancy of this code object: workgroups resident on one CU.
+  const isa::Kernel& k = e.kernel();
+  lds::KernelResources res;
+  res.vgprs = std::max(1, k.vgpr_count);
+  res.agprs = k.agpr_count;
+  res.sgprs = std::max(1, k.sgpr_count);
+  res.lds_bytes = k.descriptor.group_segment_fixed_size;
+  res.workgroup_size = static_cast<int>(launch.block[0] * launch.block[1] * launch.block[2]);
+  int per_cu = 0;
+  try {
+    per_cu = lds::occupancy(arch_, res).workgroups_per_cu;
+  } catch (const std::exception& x) {
+    throw TimingError(k.name + ": occupancy: " + x.what());
+  }
+  if (per_cu < 1) throw TimingError(k.name + ": one workgroup does not fit on a CU (registers, LDS or waves)");
+
+  // Workgroups in dispatch order (x fastest), dealt to the CUs round robin.
+  const int cus = options_.cus > 0 ? options_.cus : chip_cus(arch_);
+  std::vector<std::vector<std::array<std::uint32_t, 3>>> per(static_cast<std::size_t>(cus));
+  std::uint64_t n = 0;
+  for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
+    for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
+      for (std::uint32_t x = 0; x < launch.grid[0]; ++x) per[n++ % static_cast<std::uint64_t>(cus)].push_back({x, y, z});
+  workgroups_total_ = n;
+
+  TimingResult& r = result_;
+  r.arch = arch_.name;
+  r.clock_mhz = arch_.timing.clock_mhz;
+  r.cus = cus;
+  r.simds_per_cu = arch_.simds_per_cu;
+  // The CUs running work share the chip's memory bandwidth equally.
+  const std::uint64_t busy_cus = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(cus));
+  r.memory_share = std::min(arch_.timing.chip_memory_bytes_per_clock / static_cast<double>(std::max<std::uint64_t>(1, busy_cus)),
+                            arch_.timing.l1_bytes_per_clock);
+  std::uint64_t instructions = 0, busy = 0;
+  for (int cu = 0; cu < cus; ++cu) {
+    if (per[static_cast<std::size_t>(cu)].empty()) continue;
+    ComputeUnit unit(*this, e, memory, launch, kernarg, table, cu, per_cu, r.memory_share);
+    current_ = &unit;
+    std::uint64_t end;
+    try {
+      end = unit.run(per[static_cast<std::size_t>(cu)], instructions);
+    } catch (...) {
+      current_ = nullptr;
+      throw;
+    }
+    current_ = nullptr;
+    r.cycles = std::max(r.cycles, end);
+    busy += unit.busy_cycles_;
+    ++r.cus_used;
+    r.workgroups += per[static_cast<std::size_t>(cu)].size();
+    r.waves += unit.waves_.size();
+    r.l1_hits += unit.vmem_.l1_hits();
+    r.l1_misses += unit.vmem_.l1_misses();
+    r.l1_busy += unit.vmem_.l1_busy_cycles();
+    r.memory_busy += unit.share_.busy_cycles();
+    r.global_bytes += unit.share_.bytes_moved();
+  }
+  r.wave_instructions = instructions;
+  r.per_instruction = per_instruction_;
+  r.hazard_count = hazards_.size();
+  r.hazards.assign(hazards_.begin(), hazards_.begin() + static_cast<long>(std::min<std::size_t>(hazards_.size(), 1000)));
+
+  // Counters in AMD's names and units (shared/docs/hw-facts.md), summed over the CUs.
+  std::uint64_t valu = 0, mfma = 0, salu = 0, smem = 0, vmem = 0, ldsn = 0, all = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const std::uint64_t h = per_instruction_[i].hits;
+    all += h;
+    switch (table[i].kind) {
+      case Kind::valu: case Kind::trans: valu += h; break;
+      case Kind::mfma: valu += h, mfma += h; break;
+      case Kind::salu: salu += h; break;
+      case Kind::smem: smem += h; break;
+      case Kind::lds: ldsn += h; break;
+      case Kind::vmem_load: case Kind::vmem_store: case Kind::lds_dma: vmem += h; break;
+      default: break;
+    }
+  }
+  auto add = [&](const char* name, const char* unit, double v) { r.counters.push_back({name, unit, v}); };
+  add("GRBM_GUI_ACTIVE", "cycles", static_cast<double>(r.cycles));
+  add("SQ_WAVES", "waves", static_cast<double>(r.waves));
+  add("SQ_INSTS", "instructions", static_cast<double>(all));
+  add("SQ_INSTS_VALU", "instructions (MFMA included)", static_cast<double>(valu));
+  add("SQ_INSTS_MFMA", "instructions", static_cast<double>(mfma));
+  add("SQ_INSTS_SALU", "instructions", static_cast<double>(salu));
+  add("SQ_INSTS_SMEM", "instructions", static_cast<double>(smem));
+  add("SQ_INSTS_VMEM", "instructions", static_cast<double>(vmem));
+  add("SQ_INSTS_LDS", "instructions", static_cast<double>(ldsn));
+  add("SQ_LDS_IDX_ACTIVE", "cycles", static_cast<double>(lds_idx_active_));
+  add("SQ_LDS_BANK_CONFLICT", "cycles", static_cast<double>(lds_conflicts_));
+  add("SQ_BUSY_CYCLES", "cycles (summed over CUs)", static_cast<double>(busy));
+  add("SQ_WAVE_CYCLES", "quad-cycles", static_cast<double>(r.wave_cycles) / 4);
+  add("SQ_VALU_MFMA_BUSY_CYCLES", "cycles (summed over SIMDs)", r.mfma_busy);
+  add("TCP_TOTAL_CACHE_ACCESSES", "lines", static_cast<double>(r.l1_hits + r.l1_misses));
+  add("TCP_TCC_READ_REQ", "lines", static_cast<double>(r.l1_misses));
+
+  // The figures this run stood on that are not public.
+  for (const arch::TimingFigure& f : arch_.timing.figures)
+    if (f.status == arch::Status::kAssumed) r.assumptions.push_back("timing." + f.name + " (" + f.source + ")");
+  std::set<std::string> lds_seen;
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (per_instruction_[i].hits && table[i].kind == Kind::lds) lds_seen.insert(e.op(i).t.base);
+  for (const arch::LdsInstruction& li : arch_.instructions)
+    if (li.status == arch::Status::kAssumed && lds_seen.count(li.name))
+      r.assumptions.push_back("LDS passes of " + li.name + " (" + li.source + ")");
+  if (unmodelled_lds_) r.assumptions.push_back("LDS instructions without a phase table cost one pass each");
+  r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
+
+  Ran ran;
+  ran.workgroups = r.workgroups;
+  ran.waves = r.waves;
+  ran.wave_instructions = instructions;
+  return ran;
+}
+
+}  // namespace tilelab::timing

@@ -1,0 +1,158 @@
+// The cycle-approximate CU model (DESIGN.md, "The cycle model").
+//
+// Execution-driven: the model decides which wave issues in which cycle and
+// the functional emulator executes that wave-instruction (values, lane
+// addresses, EXEC, branch outcomes).  Per CU: the sequencer visiting one SIMD
+// per clock, each SIMD's wave slots, VALU and matrix core, the LDS port of
+// each SIMD pair with its request queue and the bank model's passes from the
+// lanes' real addresses, scalar memory, and the vector memory path (L1 and
+// this CU's share of the memory beyond).  Workgroups are placed on the CUs
+// round robin in dispatch order and each CU takes the next as one retires,
+// within the occupancy limits of the code object; CUs share nothing yet (the
+// chip-level model is a later piece: see vector_memory.hpp).
+//
+// Every figure comes from the arch file's [timing] part; `assumptions` in the
+// result lists the figures marked assumed that the run used.
+//
+//   timing::CycleModel model(arch, options);
+//   model.attach(emulator);            // before emulator.run(...)
+//   emulator.run(memory, launch);      // the kernel's host calls this
+//   const timing::TimingResult& r = model.result();
+#pragma once
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+#include "sim/emu/emulator.hpp"
+#include "sim/timing/mfma_hazards.hpp"
+#include "sim/timing/stall.hpp"
+
+namespace tilelab::timing {
+
+// The model cannot run: an arch without timing figures, an instruction
+// without a timing class, a kernel that does not fit on a CU.
+class TimingError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Progress {
+  std::uint64_t workgroups_done = 0, workgroups = 0;
+  std::uint64_t cycles = 0;  // of the CU being simulated
+  std::uint64_t wave_instructions = 0;
+  double seconds = 0;
+};
+
+struct Options {
+  int cus = 0;                          // CUs the grid is spread over (0: the chip's)
+  std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
+  std::function<void(const Progress&)> progress;  // called about once a second
+};
+
+// One wave's life on its CU.
+struct WaveSpan {
+  std::uint32_t wave = 0, workgroup = 0;
+  std::uint16_t cu = 0;
+  std::uint8_t simd = 0, slot = 0;
+  std::uint64_t start = 0, end = 0;
+};
+
+// One wave-instruction issued, in the terms of AMD's decoded thread trace:
+// first attempt at issue - stall, issued at `issue`, its result (or data)
+// ready at `complete`; idle cycles before the first attempt (after a taken
+// branch); the reason it waited longest.
+struct IssueEvent {
+  std::uint32_t wave = 0;
+  std::uint32_t index = 0;   // instruction index in the program
+  Reason reason = Reason::none;
+  std::uint32_t stall = 0, idle = 0;
+  std::uint64_t issue = 0, complete = 0;
+};
+
+// Per instruction, over every wave that executed it (the thread trace's
+// per-pc columns): hits, latency (sum of stall + issue), stall, idle.
+struct PcStats {
+  std::uint64_t hits = 0, latency = 0, stall = 0, idle = 0;
+  std::array<std::uint64_t, kReasonCount> stall_by_reason{};
+};
+
+struct Counter {
+  std::string name, unit;
+  double value = 0;
+};
+
+struct TimingResult {
+  std::string arch;
+  double clock_mhz = 0;
+  int cus = 0, cus_used = 0, simds_per_cu = 0;
+  std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
+  std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;
+  double mfma_flops = 0;                    // 2mnk per MFMA executed
+  std::uint64_t global_bytes = 0;           // moved beyond the L1s
+  double memory_share = 0;                  // bytes per clock each CU got of the chip's memory bandwidth
+  // Wave-cycles: every cycle of every wave's life is issuing (one issue slot
+  // per instruction), stalled for a reason, or idle.
+  std::uint64_t wave_cycles = 0, issue_cycles = 0;
+  std::array<std::uint64_t, kReasonCount> stall_cycles{};
+  // Busy cycles summed over the CUs that ran work: the matrix cores and VALUs
+  // (per SIMD), the LDS ports (per SIMD pair), the L1s and the memory share.
+  double mfma_busy = 0, valu_busy = 0, lds_busy = 0, l1_busy = 0, memory_busy = 0;
+  std::uint64_t l1_hits = 0, l1_misses = 0;
+  std::vector<WaveSpan> waves_spans;
+  std::vector<IssueEvent> events;           // in issue order per CU, at most Options::max_events
+  std::uint64_t events_dropped = 0;
+  std::vector<PcStats> per_instruction;     // by instruction index
+  std::vector<Hazard> hazards;              // the first 1000
+  std::uint64_t hazard_count = 0;
+  std::vector<Counter> counters;            // AMD counter names and units
+  std::vector<std::string> assumptions;     // timing figures marked assumed that the run used
+
+  double seconds() const { return clock_mhz > 0 ? static_cast<double>(cycles) / (clock_mhz * 1e6) : 0; }
+  // Busy fraction of each unit over the run, on the CUs that ran work.
+  double mfma_utilisation() const;
+  double valu_utilisation() const;
+  double lds_utilisation() const;
+  double memory_utilisation() const;
+  // The busiest unit: "MFMA", "VALU", "LDS" or "global memory"; "latency"
+  // when none is busy half the time.
+  std::string limiter() const;
+};
+
+class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
+ public:
+  // Throws TimingError when the arch file has no [timing] part.
+  CycleModel(const arch::Arch& a, Options o = {});
+  ~CycleModel() override;
+  // Makes `e` run under this model (its scheduler and observer).
+  void attach(emu::Emulator& e);
+  const TimingResult& result() const { return result_; }
+
+  // emu::Scheduler / emu::AccessObserver
+  Ran dispatch(emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch, std::uint64_t kernarg) override;
+  void global_access(const std::uint64_t* addresses, std::uint64_t active, int bytes, bool store) override;
+  void lds_access(int cycles, int conflict_cycles, bool modelled) override;
+  std::uint64_t clock() const override;
+
+  class ComputeUnit;  // one CU (cycle_model.cpp)
+
+ private:
+  const arch::Arch& arch_;
+  Options options_;
+  TimingResult result_;
+  ComputeUnit* current_ = nullptr;  // the CU being simulated
+  // run-wide tallies the CUs add to
+  std::chrono::steady_clock::time_point started_;
+  std::uint64_t workgroups_total_ = 0;
+  std::vector<Hazard> hazards_;
+  std::vector<PcStats> per_instruction_;
+  std::uint64_t lds_idx_active_ = 0, lds_conflicts_ = 0, global_line_bytes_ = 0;
+  bool unmodelled_lds_ = false;
+};
+
+}  // namespace tilelab::timing

@@ -1,0 +1,112 @@
+#include "sim/timing/instruction_timing.hpp"
+
+namespace tilelab::timing {
+
+WaitcntFields decode_waitcnt(std::uint32_t s) {
+  return {static_cast<int>((s & 0xf) | ((s >> 14) & 0x3) << 4), static_cast<int>((s >> 4) & 0x7),
+          static_cast<int>((s >> 8) & 0xf)};
+}
+
+namespace {
+
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+int first_imm(const isa::Instruction& in) {
+  for (const isa::Operand& o : in.operands)
+    if (o.kind == isa::Operand::Kind::Imm) return static_cast<int>(o.imm);
+  return 0;
+}
+
+// The vector registers an instruction reads and writes, in MC operand order
+// (defs first).  For an MFMA the uses are SrcA, SrcB, SrcC, then the scales.
+VectorUse vector_use(const isa::Instruction& in, bool mfma, int passes) {
+  VectorUse u;
+  u.mfma = mfma;
+  u.passes = passes;
+  int use = 0;
+  for (const isa::Operand& o : in.operands) {
+    if (o.kind != isa::Operand::Kind::Reg) continue;
+    if (o.reg.file != isa::RegFile::VGPR && o.reg.file != isa::RegFile::AGPR) continue;
+    VRegs r{o.reg.file == isa::RegFile::AGPR, o.reg.first, o.reg.count};
+    if (o.is_def) {
+      u.writes.push_back(r);
+    } else if (mfma && use++ == 2) {
+      u.has_srcc = true;
+      u.srcc = r;
+    } else {
+      u.reads.push_back(r);
+    }
+  }
+  return u;
+}
+
+// The f8f6f4 forms run at the FP8 rate when A or B is FP8 (cbsz/blgp <= 1).
+int mfma_cycles(const arch::MfmaInstruction& m, const emu::Op& op) {
+  if (m.cycles_fp6_fp4 == m.cycles) return m.cycles;
+  const bool fp8 = op.t.mods.cbsz <= 1 || op.t.mods.blgp <= 1;
+  return fp8 ? m.cycles : m.cycles_fp6_fp4;
+}
+
+}  // namespace
+
+std::vector<InstructionTiming> instruction_timing(const emu::Emulator& e, const arch::Arch& a) {
+  const isa::Program& p = e.program();
+  std::vector<InstructionTiming> out(p.instructions.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const isa::Instruction& in = p.instructions[i];
+    const emu::Op& op = e.op(i);
+    const std::string_view m = in.mnemonic();
+    InstructionTiming& t = out[i];
+    t.cls = in.cls;
+    switch (in.cls) {
+      case isa::InstClass::SALU: t.kind = Kind::salu, t.unit = Unit::salu; break;
+      case isa::InstClass::SMEM: t.kind = Kind::smem, t.unit = Unit::salu; break;
+      case isa::InstClass::VALU: t.kind = Kind::valu, t.unit = Unit::valu; break;
+      case isa::InstClass::TRANS: t.kind = Kind::trans, t.unit = Unit::valu; break;
+      case isa::InstClass::LDS: t.kind = Kind::lds, t.unit = Unit::lds; break;
+      case isa::InstClass::LDS_DMA: t.kind = Kind::lds_dma, t.unit = Unit::vmem; break;
+      case isa::InstClass::VMEM_LOAD: t.kind = Kind::vmem_load, t.unit = Unit::vmem; break;
+      case isa::InstClass::VMEM_STORE: t.kind = Kind::vmem_store, t.unit = Unit::vmem; break;
+      case isa::InstClass::BARRIER: t.kind = Kind::barrier; break;
+      case isa::InstClass::WAITCNT: {
+        if (m != "s_waitcnt") {
+          t.why_untimed = "no timing class for '" + std::string(m) + "'";
+          break;
+        }
+        t.kind = Kind::waitcnt;
+        const WaitcntFields f = decode_waitcnt(static_cast<std::uint32_t>(first_imm(in)));
+        const arch::Timing& g = a.timing;
+        t.vmcnt = f.vmcnt >= g.vmcnt_max ? -1 : f.vmcnt;  // the field's maximum waits for nothing
+        t.lgkmcnt = f.lgkmcnt >= g.lgkmcnt_max ? -1 : f.lgkmcnt;
+        t.expcnt = f.expcnt >= g.expcnt_max ? -1 : f.expcnt;
+        break;
+      }
+      case isa::InstClass::BRANCH:
+        if (m == "s_endpgm") t.kind = Kind::endpgm;
+        else t.kind = Kind::branch, t.unit = Unit::branch;
+        break;
+      case isa::InstClass::MFMA: {
+        const arch::MfmaInstruction* mf = a.find_mfma(op.t.base);
+        if (!mf) {
+          t.why_untimed = "the " + a.name + " arch file has no [mfma." + op.t.base + "] entry (its passes are unknown)";
+          break;
+        }
+        t.kind = Kind::mfma, t.unit = Unit::valu;
+        t.mfma_cycles = mfma_cycles(*mf, op);
+        t.passes = t.mfma_cycles / 4;
+        t.flops = 2.0 * mf->m * mf->n * mf->k;
+        break;
+      }
+      case isa::InstClass::OTHER:
+        if (starts(m, "s_nop")) t.kind = Kind::nop, t.count = first_imm(in);
+        else if (starts(m, "s_sleep")) t.kind = Kind::sleep, t.count = first_imm(in);
+        else if (starts(m, "s_setprio")) t.kind = Kind::setprio;
+        else t.why_untimed = "no timing class for '" + std::string(m) + "'";
+        break;
+    }
+    t.vregs = vector_use(in, t.kind == Kind::mfma, t.passes);
+  }
+  return out;
+}
+
+}  // namespace tilelab::timing

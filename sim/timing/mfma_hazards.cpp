@@ -1,0 +1,41 @@
+#include "sim/timing/mfma_hazards.hpp"
+
+#include <algorithm>
+
+namespace tilelab::timing {
+
+void MfmaHazards::check(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle, std::uint32_t wave,
+                        std::vector<Hazard>& out) {
+  if (in_flight_.empty()) return;
+  const int period = t_->issue_period;
+  // The longest rule is 20 wait states (a 16-pass MFMA): older entries cannot matter.
+  std::erase_if(in_flight_, [&](const InFlight& f) { return (cycle - f.cycle) / static_cast<std::uint64_t>(period) > 40; });
+  for (const InFlight& f : in_flight_) {
+    const int got = static_cast<int>((cycle - f.cycle) / static_cast<std::uint64_t>(period)) - 1;
+    auto report = [&](int required, const char* rule) {
+      if (got < required) out.push_back({pc, f.pc, wave, cycle, required, got, rule});
+    };
+    const int read_rule = t_->read_wait_states(f.passes);
+    for (const VRegs& r : use.reads)
+      if (r.overlaps(f.d)) {
+        report(read_rule, use.mfma ? "MFMA D -> SrcA/B of a later MFMA" : "MFMA D -> read by a VALU/memory instruction");
+        break;
+      }
+    if (use.has_srcc && use.srcc.overlaps(f.d)) {
+      if (use.srcc == f.d && use.passes == f.passes) report(f.passes == 2 ? 2 : 0, "MFMA D -> SrcC (same registers)");
+      else report(f.passes + t_->mfma_srcc_overlap_extra, "MFMA D -> SrcC (partly overlapping)");
+    }
+    if (!use.mfma)
+      for (const VRegs& w : use.writes)
+        if (w.overlaps(f.d)) {
+          report(f.passes + 3, "MFMA D -> overwritten by a VALU/memory instruction");
+          break;
+        }
+  }
+}
+
+void MfmaHazards::issued(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle) {
+  for (const VRegs& d : use.writes) in_flight_.push_back({d, use.passes, pc, cycle});
+}
+
+}  // namespace tilelab::timing

@@ -1,0 +1,89 @@
+// The CU's vector memory path: the lanes' addresses coalesced into cache
+// lines, the vector L1 (set-associative, LRU, write-through without
+// allocation), and beyond it the memory the CU sees: a latency and this CU's
+// share of the bandwidth.  The chip-level model (L2 per XCD, MALL, HBM
+// contention between CUs) will implement `MemoryBeyondL1` for every CU at
+// once; nothing else changes.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+
+namespace tilelab::timing {
+
+// Where an L1 miss or a write goes.
+class MemoryBeyondL1 {
+ public:
+  virtual ~MemoryBeyondL1() = default;
+  // `bytes` requested at `cycle`; the cycle the data (or the write's
+  // acknowledgement) is back at the L1.
+  virtual std::uint64_t request(std::uint64_t cycle, int bytes, bool store) = 0;
+  virtual std::uint64_t bytes_moved() const = 0;
+  // Cycles the path was transferring (its busy time).
+  virtual double busy_cycles() const = 0;
+};
+
+// One CU's share: requests queue for the bandwidth in order and come back
+// after the latency.
+class CuShareOfMemory final : public MemoryBeyondL1 {
+ public:
+  CuShareOfMemory(double bytes_per_clock, int latency) : bytes_per_clock_(bytes_per_clock), latency_(latency) {}
+  std::uint64_t request(std::uint64_t cycle, int bytes, bool store) override;
+  std::uint64_t bytes_moved() const override { return bytes_; }
+  double busy_cycles() const override { return busy_; }
+
+ private:
+  double bytes_per_clock_;
+  int latency_;
+  double free_at_ = 0, busy_ = 0;
+  std::uint64_t bytes_ = 0;
+};
+
+// The cache lines (address / line size) one wave-level access touches, each
+// with the bytes it uses; a lane's bytes may straddle two lines.
+struct LineUse {
+  std::uint64_t line;
+  int bytes;
+};
+// Lines in ascending order, each once.
+std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes);
+
+class VectorMemory {
+ public:
+  VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond);
+  // One VMEM instruction whose addresses the CU starts processing at `start`:
+  // the cycle its data is in the registers (loads) or its writes are
+  // acknowledged (stores).
+  std::uint64_t access(std::uint64_t start, const std::vector<LineUse>& lines, bool store);
+  // The earliest cycle at which the L1 misses in flight leave room for `bytes`
+  // more (== now when there is room).
+  std::uint64_t room_for(std::uint64_t now, int bytes);
+
+  std::uint64_t l1_hits() const { return hits_; }
+  std::uint64_t l1_misses() const { return misses_; }
+  double l1_busy_cycles() const { return l1_busy_; }
+
+ private:
+  struct Way {
+    std::uint64_t line = ~0ull, last_use = 0, ready = 0;
+  };
+  Way* find(std::uint64_t line);
+  Way& victim(std::uint64_t line);
+
+  const arch::Timing& t_;
+  MemoryBeyondL1& beyond_;
+  int sets_;
+  std::vector<Way> ways_;  // sets_ x t_.l1_ways
+  std::uint64_t use_clock_ = 0, hits_ = 0, misses_ = 0;
+  double l1_free_ = 0, l1_busy_ = 0;
+  struct InFlight {
+    std::uint64_t back;
+    int bytes;
+  };
+  std::deque<InFlight> in_flight_;  // ascending `back` (the share serves in order)
+  long in_flight_bytes_ = 0;
+};
+
+}  // namespace tilelab::timing

@@ -1,0 +1,31 @@
+// How `tilelab sim --timing` shows a cycle-model run: the text summary, the
+// JSON object, and the run in the HDF5 trace store (traces/SCHEMA.md, runs
+// of backend "cycle-model").
+#pragma once
+#include <optional>
+#include <string>
+
+#include "kernels/design_check.hpp"
+#include "kernels/emulated.hpp"
+#include "sim/isa/program.hpp"
+#include "sim/timing/cycle_model.hpp"
+#include "traces/store.hpp"
+
+namespace tilelab::cli {
+
+struct TimedRun {
+  const kernels::KernelSpec* spec = nullptr;
+  const kernels::EmulatedRun* run = nullptr;    // the functional side (reference check, LDS sites)
+  const timing::TimingResult* timing = nullptr;
+  const isa::Program* program = nullptr;
+  std::optional<kernels::TileBound> bound;      // the static bound of `tilelab check`, when the spec has one
+  double model_seconds = 0;                     // wall time of the timed run (printed, never stored)
+  int top = 10;                                 // hottest instructions shown
+};
+
+void print_timing_text(const TimedRun& t);
+std::string timing_json(const TimedRun& t);
+// Adds the run to the store `file` (run id `id`).
+void record_timing(const std::string& file, const std::string& id, const TimedRun& t);
+
+}  // namespace tilelab::cli
