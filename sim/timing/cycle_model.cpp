@@ -122,9 +122,11 @@ class CycleModel::ComputeUnit {
     int resident = 0;
     std::uint8_t slots_used = 0;  // bit per wave slot
   };
+  // The LDS port of a SIMD pair serves requests in arrival order; each SIMD
+  // may hold half of the pair's FIFO, so neither starves the other.
   struct LdsPort {
     std::uint64_t free = 0;
-    std::deque<std::uint64_t> starts;  // of requests, ascending (the port serves in order)
+    std::array<std::deque<std::uint64_t>, 2> starts;  // per SIMD of the pair: start cycles still waiting, ascending
   };
   struct Wave {
     int group = -1, index = 0;  // workgroup (in groups_) and wave within it
@@ -296,10 +298,10 @@ std::pair<Reason, std::uint64_t> CycleModel::ComputeUnit::blocked(Wave& w, const
     case Kind::lds: {
       if (w.lgkm.count(c) >= static_cast<std::size_t>(t_.lgkmcnt_max))
         return {Reason::waitcnt_lgkm, w.lgkm.until_at_most(static_cast<std::size_t>(t_.lgkmcnt_max - 1), c)};
-      LdsPort& p = ports_[static_cast<std::size_t>(w.simd / 2)];
-      while (!p.starts.empty() && p.starts.front() <= c) p.starts.pop_front();
-      if (p.starts.size() >= static_cast<std::size_t>(t_.lds_queue_depth))
-        return {Reason::busy_lds, p.starts[p.starts.size() - static_cast<std::size_t>(t_.lds_queue_depth)]};
+      std::deque<std::uint64_t>& q = ports_[static_cast<std::size_t>(w.simd / 2)].starts[static_cast<std::size_t>(w.simd % 2)];
+      while (!q.empty() && q.front() <= c) q.pop_front();
+      const std::size_t depth = static_cast<std::size_t>(std::max(1, t_.lds_queue_depth / 2));
+      if (q.size() >= depth) return {Reason::busy_lds, q[q.size() - depth]};
       break;
     }
     case Kind::vmem_load:
@@ -325,7 +327,7 @@ std::uint64_t CycleModel::ComputeUnit::lds_timing(Wave& w, std::uint64_t c) {
   const std::uint64_t clocks = static_cast<std::uint64_t>(passes * pass_clocks_);
   const std::uint64_t start = std::max(c, p.free);
   p.free = start + clocks;
-  p.starts.push_back(start);
+  p.starts[static_cast<std::size_t>(w.simd % 2)].push_back(start);
   m_.result_.lds_busy += static_cast<double>(clocks);
   m_.lds_idx_active_ += static_cast<std::uint64_t>(passes);
   m_.lds_conflicts_ += static_cast<std::uint64_t>(lds_conflicts_);
@@ -724,6 +726,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     if (li.status == arch::Status::kAssumed && lds_seen.count(li.name))
       r.assumptions.push_back("LDS passes of " + li.name + " (" + li.source + ")");
   if (unmodelled_lds_) r.assumptions.push_back("LDS instructions without a phase table cost one pass each");
+  if (!lds_seen.empty()) r.assumptions.push_back("each SIMD of a pair holds at most half of the pair's LDS FIFO");
   r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
 
   Ran ran;

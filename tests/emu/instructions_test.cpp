@@ -15,37 +15,12 @@
 #include "sim/emu/emulator.hpp"
 #include "sim/emu/float_bits.hpp"
 #include "sim/isa/decoder.hpp"
+#include "tests/common/assemble.hpp"
 
 namespace tilelab {
 namespace {
 
-// Machine code of `source` (one instruction per line) from llvm-mc's encodings.
-std::vector<std::uint8_t> assemble(const std::string& source) {
-  char path[] = "/tmp/tilelab_emu_XXXXXX";
-  int fd = mkstemp(path);
-  EXPECT_GE(fd, 0);
-  FILE* f = fdopen(fd, "w");
-  std::fputs(source.c_str(), f);
-  std::fclose(f);
-  std::string cmd = std::string(TILELAB_LLVM_MC) + " -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -show-encoding " + path + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  pclose(p);
-  std::remove(path);
-  // (Plain string search: GCC 12's <regex> trips -Wmaybe-uninitialized under the sanitizers.)
-  std::vector<std::uint8_t> bytes;
-  const std::string key = "encoding: [";
-  for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + 1)) {
-    std::size_t end = out.find(']', at);
-    std::stringstream s(out.substr(at + key.size(), end - at - key.size()));
-    std::string b;
-    while (std::getline(s, b, ',')) bytes.push_back(static_cast<std::uint8_t>(std::stoul(b, nullptr, 16)));
-  }
-  EXPECT_FALSE(bytes.empty()) << out;
-  return bytes;
-}
+using test::assemble;
 
 // One workgroup of `threads` work-items running `source`; `setup` fills registers first.
 struct Snippet {

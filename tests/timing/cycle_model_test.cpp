@@ -1,0 +1,423 @@
+// The cycle model against the public figures it stands on (shared/docs/
+// timing-facts.md, arch-facts.md).  Expected values are the cited figures,
+// written here as literals and checked against the arch file too: a test
+// never takes its expectation from the model's own output.  Snippets are
+// assembled by llvm-mc and run under the model like any kernel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "kernels/design_check.hpp"
+#include "kernels/emulated.hpp"
+#include "sim/isa/decoder.hpp"
+#include "sim/lds/bank_model.hpp"
+#include "sim/timing/cycle_model.hpp"
+#include "sim/timing/instruction_timing.hpp"
+#include "tests/common/assemble.hpp"
+
+namespace tilelab {
+namespace {
+
+// `source` run by `waves` waves of one workgroup under the cycle model.
+struct Timed {
+  arch::Arch arch;
+  isa::Program program;
+  std::unique_ptr<emu::Emulator> e;
+  emu::GlobalMemory memory;
+  std::unique_ptr<timing::CycleModel> model;
+
+  Timed(const std::string& source, const std::string& mcpu = "gfx950", int threads = 64, std::uint32_t lds = 65536,
+        std::optional<arch::Arch> with = std::nullopt)
+      : arch(with ? *with : arch::load_arch(mcpu)) {
+    isa::Decoder decoder(mcpu);
+    program = decoder.decode_bytes(test::assemble(source + "\ns_endpgm\n", mcpu), 0, "snippet", 0);
+    e = std::make_unique<emu::Emulator>(program, arch, lds);
+    model = std::make_unique<timing::CycleModel>(arch);
+    model->attach(*e);
+    launch.block = {static_cast<std::uint32_t>(threads), 1, 1};
+  }
+  emu::Launch launch;
+  const timing::TimingResult& run() {
+    e->run(memory, launch);
+    return model->result();
+  }
+  // Issue events of instructions whose mnemonic starts with `m`, of one wave, in order.
+  std::vector<timing::IssueEvent> events(const std::string& m, std::uint32_t wave = 0) const {
+    std::vector<timing::IssueEvent> out;
+    for (const auto& ev : model->result().events)
+      if (ev.wave == wave && program.instructions[ev.index].mnemonic().substr(0, m.size()) == m) out.push_back(ev);
+    return out;
+  }
+};
+
+std::string repeat(const std::string& line, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += line + "\n";
+  return s;
+}
+
+// ---- MFMA ----
+
+struct ChainCase {
+  const char* mcpu;
+  const char* mfma;
+  int cycles;  // the cited figure (arch-facts MFMA table): passes x 4
+};
+
+// A dependent chain (each MFMA accumulates into the last one's D, the same
+// registers: 0 wait states needed) costs the MFMA's cycles per link.
+TEST(CycleModel, DependentMfmaChainCostsPassesTimesFour) {
+  const ChainCase cases[] = {
+      {"gfx950", "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", 16},
+      {"gfx950", "v_mfma_f32_16x16x16_bf16 v[0:3], v[4:5], v[6:7], v[0:3]", 16},
+      {"gfx950", "v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", 32},
+      {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21", 32},  // FP8
+      {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[12:15], v[0:3], v20, v21 cbsz:4 blgp:4", 16},  // FP4
+      {"gfx942", "v_mfma_f32_16x16x16_bf16 v[0:3], v[4:5], v[6:7], v[0:3]", 16},
+      {"gfx942", "v_mfma_f32_32x32x8_bf16 v[0:15], v[16:17], v[18:19], v[0:15]", 32},
+  };
+  for (const ChainCase& c : cases) {
+    SCOPED_TRACE(std::string(c.mcpu) + " " + c.mfma);
+    Timed t(repeat(c.mfma, 32), c.mcpu);
+    const timing::TimingResult& r = t.run();
+    const auto mfmas = t.events("v_mfma");
+    ASSERT_EQ(mfmas.size(), 32u);
+    for (std::size_t i = 1; i < mfmas.size(); ++i) ASSERT_EQ(mfmas[i].issue - mfmas[i - 1].issue, static_cast<std::uint64_t>(c.cycles)) << i;
+    EXPECT_EQ(mfmas.back().complete - mfmas.back().issue, static_cast<std::uint64_t>(c.cycles));
+    EXPECT_EQ(r.hazard_count, 0u);
+    EXPECT_EQ(r.events[0].reason, timing::Reason::none);
+    EXPECT_EQ(mfmas[1].reason, timing::Reason::busy_mfma);  // waited for the matrix core, not for data
+  }
+}
+
+struct PeakCase {
+  const char* mcpu;
+  const char* mfma;  // %A: the accumulator registers
+  const char* acc[4];
+  double flops_per_clock;  // the cited peak per CU (timing-facts: ORI flopsPerClk)
+};
+
+// Four waves, one per SIMD, each keeping four independent accumulators busy,
+// reach the cited peak per CU per clock within 2%.
+TEST(CycleModel, IndependentMfmaStreamsReachThePeak) {
+  const PeakCase cases[] = {
+      {"gfx950", "v_mfma_f32_16x16x32_bf16 %A, v[4:7], v[8:11], %A", {"v[20:23]", "v[24:27]", "v[28:31]", "v[32:35]"}, 4096},
+      {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4 %A, v[4:11], v[12:19], %A, v40, v41",
+       {"v[20:23]", "v[24:27]", "v[28:31]", "v[32:35]"}, 8192},
+      {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4 %A, v[4:7], v[12:15], %A, v40, v41 cbsz:4 blgp:4",
+       {"v[20:23]", "v[24:27]", "v[28:31]", "v[32:35]"}, 16384},
+      {"gfx942", "v_mfma_f32_16x16x16_bf16 %A, v[4:5], v[6:7], %A", {"v[20:23]", "v[24:27]", "v[28:31]", "v[32:35]"}, 2048},
+  };
+  for (const PeakCase& c : cases) {
+    SCOPED_TRACE(std::string(c.mcpu) + " " + c.mfma);
+    std::string src;
+    for (int i = 0; i < 64; ++i) {
+      std::string line = c.mfma;
+      for (std::size_t at; (at = line.find("%A")) != std::string::npos;) line.replace(at, 2, c.acc[i % 4]);
+      src += line + "\n";
+    }
+    Timed t(src, c.mcpu, 256);
+    const timing::TimingResult& r = t.run();
+    std::uint64_t first = ~0ull, last = 0;
+    for (std::uint32_t w = 0; w < 4; ++w)
+      for (const auto& ev : t.events("v_mfma", w)) first = std::min(first, ev.issue), last = std::max(last, ev.complete);
+    const double per_clock = r.mfma_flops / static_cast<double>(last - first);
+    EXPECT_NEAR(per_clock, c.flops_per_clock, 0.02 * c.flops_per_clock);
+    EXPECT_EQ(r.hazard_count, 0u);
+  }
+}
+
+// ---- LDS ----
+
+struct LdsCase {
+  const char* read;  // instruction, the destination registers given
+  int shift;         // lane address = work-item id << shift
+  int interval;      // cited: one per 16 clocks per SIMD for b128, 8 for b64 (GT lds_throughput 1.5)
+};
+
+// Four SIMDs each reading back to back: the steady-state issue interval per
+// SIMD.  A 2-way conflict (stride 32 B for b128: the bank model's count)
+// doubles it.
+TEST(CycleModel, LdsReadThroughputPerSimd) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  ASSERT_EQ(a.timing.lds_port_bytes_per_clock, 128);  // RPC: per SIMD pair
+  const LdsCase cases[] = {{"ds_read_b128 v[4:7], v1", 4, 16}, {"ds_read_b64 v[4:5], v1", 3, 8}, {"ds_read_b128 v[4:7], v1", 5, 32}};
+  for (const LdsCase& c : cases) {
+    SCOPED_TRACE(std::string(c.read) + " shift " + std::to_string(c.shift));
+    // The 2-way case is 2-way by the bank model (the expectation is the bank model's ways times 16).
+    std::vector<std::uint32_t> addr(64);
+    for (int l = 0; l < 64; ++l) addr[static_cast<std::size_t>(l)] = static_cast<std::uint32_t>(l) << c.shift;
+    const std::string name = std::string(c.read).substr(0, std::string(c.read).find(' '));
+    const int ways = lds::BankModel(a, a.instruction(name)).analyze(addr, ~0ull).max_ways;
+    EXPECT_EQ(ways, c.interval == 32 ? 2 : 1);
+    Timed t("v_lshlrev_b32 v1, " + std::to_string(c.shift) + ", v0\n" + repeat(c.read, 64), "gfx950", 256,
+            static_cast<std::uint32_t>(256u << c.shift));
+    t.run();
+    for (std::uint32_t w = 0; w < 4; ++w) {
+      const auto reads = t.events("ds_read", w);
+      ASSERT_EQ(reads.size(), 64u);
+      const double interval = static_cast<double>(reads[63].issue - reads[31].issue) / 32.0;
+      EXPECT_NEAR(interval, c.interval, 0.5) << "wave " << w;
+    }
+  }
+}
+
+// First data after the cited latency: an unloaded ds_read_b32 waited on.
+TEST(CycleModel, LdsFirstDataAfterTheCitedLatency) {
+  Timed t("v_lshlrev_b32 v1, 2, v0\nds_read_b32 v2, v1\ns_waitcnt lgkmcnt(0)");
+  ASSERT_EQ(t.arch.timing.lds_latency, 60);  // GT lds_throughput 1.6: 50-70 clocks, the midpoint
+  t.run();
+  const auto read = t.events("ds_read"), wait = t.events("s_waitcnt");
+  ASSERT_EQ(read.size(), 1u);
+  ASSERT_EQ(wait.size(), 1u);
+  EXPECT_EQ(wait[0].issue - read[0].issue, 60u);
+  EXPECT_EQ(wait[0].reason, timing::Reason::waitcnt_lgkm);
+}
+
+// ---- global memory ----
+
+// A one-lane pointer chase through `nodes` nodes `spacing` bytes apart, in a
+// random order: the load-to-use latency of each step (load issue to the
+// s_waitcnt that waits for it).
+std::vector<std::uint64_t> chase(int nodes, std::uint64_t spacing, int steps) {
+  emu::GlobalMemory memory;
+  const std::uint64_t base = memory.allocate(static_cast<std::size_t>(nodes) * spacing, "chain");
+  std::vector<int> order(static_cast<std::size_t>(nodes));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(7));
+  for (int i = 0; i < nodes; ++i) {
+    const std::uint64_t from = base + static_cast<std::uint64_t>(order[static_cast<std::size_t>(i)]) * spacing;
+    const std::uint64_t to = base + static_cast<std::uint64_t>(order[static_cast<std::size_t>((i + 1) % nodes)]) * spacing;
+    memory.write(from, &to, 8);
+  }
+  const std::string src = "s_mov_b32 s8, " + std::to_string(steps) + "\nv_mov_b32 v2, " +
+                          std::to_string(static_cast<std::uint32_t>(base)) + "\nv_mov_b32 v3, " +
+                          std::to_string(static_cast<std::uint32_t>(base >> 32)) +
+                          "\nglobal_load_dwordx2 v[2:3], v[2:3], off\ns_waitcnt vmcnt(0)\n"
+                          "s_sub_u32 s8, s8, 1\ns_cmp_lg_u32 s8, 0\ns_cbranch_scc1 -6";  // back to the load (dwords after the branch)
+  Timed t(src, "gfx950", 1);
+  t.memory = std::move(memory);
+  t.run();
+  const auto loads = t.events("global_load"), waits = t.events("s_waitcnt");
+  EXPECT_EQ(loads.size(), static_cast<std::size_t>(steps));
+  std::vector<std::uint64_t> latency;
+  for (std::size_t i = 0; i < loads.size() && i < waits.size(); ++i) latency.push_back(waits[i].issue - loads[i].issue);
+  return latency;
+}
+
+std::uint64_t median(std::vector<std::uint64_t> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Load-to-use latency = address processing + the line through the L1 +
+// the L1's latency, plus, on a miss, the line's transfer at the CU's share
+// and the latency beyond the L1: each figure from the arch file, the sum
+// measured within 5%.
+TEST(CycleModel, PointerChaseMeasuresTheConfiguredLatencies) {
+  const arch::Timing& g = arch::load_arch("gfx950").timing;
+  ASSERT_EQ(g.memory_latency, 400);  // GT: ~400 clocks
+  const double share = std::min(g.chip_memory_bytes_per_clock, g.l1_bytes_per_clock);  // one CU running
+  const double hit = g.vmem_issue_cycles + g.l1_line_bytes / g.l1_bytes_per_clock + g.l1_latency;
+  const double miss = hit + g.l1_line_bytes / share + g.memory_latency;
+  // 512 nodes 8 KB apart all map to one L1 set (64 ways): every step misses.
+  EXPECT_NEAR(static_cast<double>(median(chase(512, 8192, 200))), miss, 0.05 * miss);
+  // 16 nodes in 16 lines: after the first round every step hits.
+  EXPECT_NEAR(static_cast<double>(median(chase(16, 128, 200))), hit, 0.05 * hit);
+}
+
+std::string arch_text(const std::string& name) {
+  std::ifstream in(std::string(TILELAB_SOURCE_DIR) + "/sim/arch/" + name + ".toml");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string replace_line(std::string text, const std::string& key, const std::string& line) {
+  const std::size_t at = text.find("\n" + key + " = ");
+  EXPECT_NE(at, std::string::npos) << key;
+  const std::size_t end = text.find('\n', at + 1);
+  return text.replace(at + 1, end - at - 1, line);
+}
+
+// The stream copy on two CUs of a chip whose memory gives each CU 10 B/clock
+// moves 10 B/clock per CU within 5%.
+TEST(CycleModel, StreamCopyMeasuresTheBandwidthShare) {
+  const arch::Arch a = arch::parse_arch(
+      replace_line(arch_text("gfx950"), "chip_memory_bytes_per_clock",
+                   "chip_memory_bytes_per_clock = { value = 20, status = \"assumed\", source = \"test\" }"),
+      "test.toml");
+  timing::Options o;
+  o.cus = 2;
+  timing::CycleModel model(a, o);
+  kernels::EmulatedRun run = kernels::run_emulated("stream_copy", "gfx950", {65536}, 1, TILELAB_CODE_OBJECTS,
+                                                   [&](emu::Emulator& e) { model.attach(e); });
+  ASSERT_TRUE(run.pass);
+  const timing::TimingResult& r = model.result();
+  ASSERT_EQ(r.cus_used, 2);
+  EXPECT_DOUBLE_EQ(r.memory_share, 10.0);
+  EXPECT_EQ(r.global_bytes, 2u * 16u * 65536u);
+  const double per_cu = static_cast<double>(r.global_bytes) / 2 / static_cast<double>(r.cycles);
+  EXPECT_NEAR(per_cu, 10.0, 0.5);
+}
+
+// ---- hazards ----
+
+// Reading an MFMA's D with a VALU before the required wait states is a
+// finding; with them (s_nop 7 = 8 wait states on gfx950) it is not.
+TEST(CycleModel, EarlyReadOfAnMfmaResultIsAHazard) {
+  const std::string mfma = "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]\n";
+  {
+    Timed t(mfma + "v_add_f32_e32 v20, v1, v21");
+    const timing::TimingResult& r = t.run();
+    ASSERT_EQ(r.hazard_count, 1u);
+    EXPECT_EQ(r.hazards[0].required, 8);  // arch-facts: gfx950, 4-pass MFMA -> 8
+    EXPECT_EQ(r.hazards[0].got, 0);
+    EXPECT_EQ(r.hazards[0].pc, t.program.instructions[1].pc);
+    EXPECT_EQ(r.hazards[0].producer_pc, t.program.instructions[0].pc);
+  }
+  {
+    Timed t(mfma + "s_nop 7\nv_add_f32_e32 v20, v1, v21");
+    EXPECT_EQ(t.run().hazard_count, 0u);
+  }
+  {
+    Timed t(mfma + "s_nop 6\nv_add_f32_e32 v20, v1, v21");  // one short
+    const timing::TimingResult& r = t.run();
+    ASSERT_EQ(r.hazard_count, 1u);
+    EXPECT_EQ(r.hazards[0].got, 7);
+  }
+  {  // gfx942 needs 7 after a 4-pass MFMA
+    Timed t("v_mfma_f32_16x16x16_bf16 v[0:3], v[4:5], v[6:7], v[0:3]\ns_nop 5\nv_add_f32_e32 v20, v1, v21", "gfx942");
+    const timing::TimingResult& r = t.run();
+    ASSERT_EQ(r.hazard_count, 1u);
+    EXPECT_EQ(r.hazards[0].required, 7);
+  }
+  {  // SrcA of the next MFMA from this one's D
+    Timed t(mfma + "v_mfma_f32_16x16x32_bf16 v[12:15], v[0:3], v[8:11], v[12:15]");
+    const timing::TimingResult& r = t.run();
+    ASSERT_EQ(r.hazard_count, 1u);
+    EXPECT_EQ(r.hazards[0].rule, "MFMA D -> SrcA/B of a later MFMA");
+  }
+}
+
+// ---- what the model refuses ----
+
+TEST(CycleModel, RefusesWhatItCannotTime) {
+  std::string no_timing = arch_text("gfx950");
+  no_timing = no_timing.substr(0, no_timing.find("\n[timing]"));
+  const arch::Arch bare = arch::parse_arch(no_timing, "bare.toml");
+  EXPECT_FALSE(bare.has_timing);
+  try {
+    timing::CycleModel m(bare);
+    FAIL() << "accepted an arch without timing figures";
+  } catch (const timing::TimingError& e) {
+    EXPECT_NE(std::string(e.what()).find("bare.toml has no [timing] part"), std::string::npos) << e.what();
+  }
+  try {
+    Timed t("s_trap 2");
+    t.run();
+    FAIL() << "timed an instruction without a timing class";
+  } catch (const timing::TimingError& e) {
+    EXPECT_NE(std::string(e.what()).find("(s_trap 2): no timing class for 's_trap'"), std::string::npos) << e.what();
+  }
+  std::string text = arch_text("gfx950");
+  const std::size_t at = text.find("[mfma.v_mfma_f32_16x16x32_bf16]");
+  text.replace(at, text.find("\n\n", at) - at, "");
+  try {
+    Timed t("v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", "gfx950", 64, 1024, arch::parse_arch(text, "t.toml"));
+    t.run();
+    FAIL() << "timed an MFMA the arch file does not describe";
+  } catch (const timing::TimingError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no [mfma.v_mfma_f32_16x16x32_bf16] entry"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CycleModel, ArchTimingErrorsNameTheFigure) {
+  const std::string text = arch_text("gfx950");
+  auto error_of = [](const std::string& t) {
+    try {
+      arch::parse_arch(t, "x.toml");
+    } catch (const arch::ArchError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(error_of(replace_line(text, "lds_latency", "")).find("timing.lds_latency: missing"), std::string::npos);
+  EXPECT_NE(error_of(replace_line(text, "lds_latency", "lds_latency = { value = 60, status = \"guess\", source = \"x\" }"))
+                .find("timing.lds_latency.status: must be official, measured, inferred or assumed"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace_line(text, "lds_latency", "lds_latency = 60")).find("timing.lds_latency: must be {"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace_line(text, "issue_period", "issue_period = { value = 2, status = \"official\", source = \"x\" }"))
+                .find("must equal chip.simds_per_cu"),
+            std::string::npos);
+  EXPECT_NE(error_of(text + "\n").find("accepted"), std::string::npos);
+}
+
+// gfx9 s_waitcnt fields, from the encodings llvm-mc gives for the texts.
+TEST(CycleModel, WaitcntFieldsDecodeAsTheAssemblerEncodes) {
+  isa::Decoder d("gfx950");
+  const isa::Program p = d.decode_bytes(
+      test::assemble("s_waitcnt vmcnt(0)\ns_waitcnt vmcnt(37) lgkmcnt(3)\ns_waitcnt expcnt(2)\ns_waitcnt lgkmcnt(15)"), 0, "w", 0);
+  auto fields = [&](int i) {
+    for (const auto& o : p.instructions[static_cast<std::size_t>(i)].operands)
+      if (o.kind == isa::Operand::Kind::Imm) return timing::decode_waitcnt(static_cast<std::uint32_t>(o.imm));
+    return timing::WaitcntFields{-1, -1, -1};
+  };
+  EXPECT_EQ(fields(0).vmcnt, 0);
+  EXPECT_EQ(fields(1).vmcnt, 37);
+  EXPECT_EQ(fields(1).lgkmcnt, 3);
+  EXPECT_EQ(fields(2).expcnt, 2);
+  EXPECT_EQ(fields(2).vmcnt, 63);  // not waited on: the field's maximum
+  EXPECT_EQ(fields(3).lgkmcnt, 15);
+}
+
+// ---- the suite ----
+
+// Every kernel with a static bound: the timed run never beats `tilelab
+// check`'s bound per workgroup (one workgroup per CU at these shapes), the
+// reference still passes, no hazards, and the same seed gives the same run.
+TEST(CycleModel, SuiteKernelsNeverBeatTheStaticBound) {
+  struct Case {
+    const char* kernel;
+    const char* arch;
+    std::vector<long long> shape;
+  };
+  const Case cases[] = {{"gemm_bf16", "gfx950", {256, 256, 512}},     {"gemm_bf16", "gfx942", {256, 256, 256}},
+                        {"gemm_mxfp8", "gfx950", {128, 128, 256}},    {"gemm_mxfp4", "gfx950", {128, 128, 256}},
+                        {"attention_fwd_d64", "gfx950", {2, 256, 1}}, {"rmsnorm_bf16", "gfx950", {16, 4096}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.kernel) + " on " + c.arch);
+    const arch::Arch a = arch::load_arch(c.arch);
+    const kernels::KernelSpec& spec = kernels::find_spec(c.kernel);
+    timing::CycleModel m1(a), m2(a);
+    const auto r1 = kernels::run_emulated(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m1.attach(e); });
+    const auto r2 = kernels::run_emulated(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m2.attach(e); });
+    EXPECT_TRUE(r1.pass);
+    const timing::TimingResult &t1 = m1.result(), &t2 = m2.result();
+    EXPECT_EQ(t1.hazard_count, 0u);
+    EXPECT_LE(t1.workgroups, static_cast<std::uint64_t>(t1.cus));
+    EXPECT_EQ(t1.cycles, t2.cycles);
+    ASSERT_EQ(t1.events.size(), t2.events.size());
+    for (std::size_t i = 0; i < t1.events.size(); ++i) {
+      ASSERT_EQ(t1.events[i].issue, t2.events[i].issue) << i;
+      ASSERT_EQ(t1.events[i].complete, t2.events[i].complete) << i;
+    }
+    // Every wave-cycle is issue, a stall or idle.
+    std::uint64_t accounted = t1.issue_cycles;
+    for (auto s : t1.stall_cycles) accounted += s;
+    EXPECT_EQ(accounted, t1.wave_cycles);
+    if (!spec.work) continue;
+    const auto design = kernels::design_check(spec, a, std::nullopt, c.shape);
+    ASSERT_TRUE(design.bound);
+    const double bound = std::max({design.bound->mfma_cycles, design.bound->lds_cycles, design.bound->global_cycles_reused});
+    EXPECT_GE(static_cast<double>(t1.cycles), bound);
+  }
+}
+
+}  // namespace
+}  // namespace tilelab
