@@ -31,12 +31,6 @@ AccessReport check_access(const KernelSpec& spec, const LdsAccess& acc, const ar
   return r;
 }
 
-double figure(const arch::Arch& a, const std::string& key) {
-  for (const auto& [k, v] : a.figures)
-    if (k == key) return std::stod(v);
-  throw std::invalid_argument(a.name + " describes no " + key);
-}
-
 TileBound bound_of(const KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
                    const std::vector<AccessReport>& accesses) {
   TileBound b;
@@ -52,8 +46,8 @@ TileBound bound_of(const KernelSpec& spec, const arch::Arch& a, const std::vecto
   double lds = 0;
   for (const auto& acc : accesses) lds += static_cast<double>(acc.cycles);
   b.lds_cycles = lds * static_cast<double>(b.work.lds_repeats);
-  const double cus = figure(a, "chip.xcds") * figure(a, "chip.cus_per_xcd");
-  b.hbm_bytes_per_clock_per_cu = figure(a, "chip.hbm_tb_per_s") * 1e12 / (cus * figure(a, "chip.peak_clock_mhz") * 1e6);
+  // The CUs running work (one per workgroup, at most the chip's) share the HBM bandwidth.
+  b.hbm_bytes_per_clock_per_cu = arch::memory_bytes_per_clock_per_cu(a, static_cast<double>(b.work.workgroups));
   b.global_cycles = static_cast<double>(b.work.global_bytes) / b.hbm_bytes_per_clock_per_cu;
   b.global_cycles_reused = static_cast<double>(b.work.problem_bytes) / static_cast<double>(b.work.workgroups) /
                            b.hbm_bytes_per_clock_per_cu;

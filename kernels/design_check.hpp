@@ -33,7 +33,8 @@ struct CompiledFacts {
 // it alone limited the workgroup.  MFMA: its instructions' cycles spread over
 // the SIMDs the workgroup's waves occupy; LDS: the designed accesses' cycles
 // (one pass per clock per CU) times their repeats; global: bytes at this CU's
-// share of HBM bandwidth, twice — the workgroup's own traffic with no cache
+// share of HBM bandwidth (the CUs running workgroups share it equally, each at
+// most its L1 bandwidth: arch::memory_bytes_per_clock_per_cu), twice — the workgroup's own traffic with no cache
 // reuse (an upper bound on that time), and its share of the problem's bytes
 // each moved once (perfect L2/MALL reuse, the lower bound).  The limiter is
 // the largest of MFMA, LDS and the lower global bound: a design limited by

@@ -42,6 +42,22 @@ const MfmaInstruction* Arch::find_mfma(std::string_view n) const {
   return nullptr;
 }
 
+double memory_bytes_per_clock_per_cu(const Arch& a, double busy_cus) {
+  double hbm = 0, peak_mhz = 0, cus = 0, xcds = 0;
+  for (const auto& [k, v] : a.figures) {
+    if (k == "chip.hbm_tb_per_s") hbm = std::stod(v);
+    if (k == "chip.peak_clock_mhz") peak_mhz = std::stod(v);
+    if (k == "chip.cus_per_xcd") cus = std::stod(v);
+    if (k == "chip.xcds") xcds = std::stod(v);
+  }
+  if (hbm <= 0 || peak_mhz <= 0 || cus <= 0 || xcds <= 0)
+    throw ArchError(a.file + ": chip.hbm_tb_per_s, peak_clock_mhz, xcds and cus_per_xcd are needed for the memory bandwidth");
+  const double mhz = a.has_timing ? a.timing.clock_mhz : peak_mhz;
+  const double busy = std::clamp(busy_cus, 1.0, cus * xcds);
+  const double share = hbm * 1e12 / (mhz * 1e6) / busy;
+  return a.has_timing ? std::min(share, a.timing.l1_bytes_per_clock) : share;
+}
+
 int Timing::read_wait_states(int passes) const {
   int best = 0;
   for (const auto& [p, w] : mfma_read_wait_states) {
@@ -334,7 +350,7 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
       "clock_mhz", "issue_period", "valu_cycles", "trans_latency", "mfma_valu_delay", "mfma_valu_delay_long",
       "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "lds_port_bytes_per_clock",
       "lds_latency", "lds_queue_depth", "vmem_issue_cycles", "l1_bytes", "l1_line_bytes", "l1_ways",
-      "l1_bytes_per_clock", "l1_latency", "memory_latency", "chip_memory_bytes_per_clock", "vmem_inflight_bytes",
+      "l1_bytes_per_clock", "l1_latency", "memory_latency", "vmem_inflight_bytes",
       "vmcnt_max", "lgkmcnt_max", "expcnt_max", "mfma_read_wait_states", "mfma_srcc_overlap_extra"};
   Timing& g = a.timing;
   for (const auto& [k, v] : t) {
@@ -407,7 +423,6 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   g.l1_bytes_per_clock = get("l1_bytes_per_clock");
   g.l1_latency = i("l1_latency");
   g.memory_latency = i("memory_latency");
-  g.chip_memory_bytes_per_clock = get("chip_memory_bytes_per_clock");
   g.vmem_inflight_bytes = i("vmem_inflight_bytes");
   g.vmcnt_max = i("vmcnt_max");
   g.lgkmcnt_max = i("lgkmcnt_max");

@@ -90,8 +90,6 @@ struct Timing {
   double l1_bytes_per_clock = 0;
   int l1_latency = 0;
   int memory_latency = 0;           // beyond the L1 (L2/HBM), unloaded
-  double chip_memory_bytes_per_clock = 0;  // the chip's; a CU running work gets an equal share
-                                          // of it, at most l1_bytes_per_clock
   int vmem_inflight_bytes = 0;      // bytes of L1 misses a CU keeps in flight
   int vmcnt_max = 0, lgkmcnt_max = 0, expcnt_max = 0;
   std::vector<std::pair<int, int>> mfma_read_wait_states;  // (passes, wait states) before D is read
@@ -125,6 +123,12 @@ struct Arch {
   // nullptr when the arch file does not describe the MFMA.
   const MfmaInstruction* find_mfma(std::string_view name) const;
 };
+
+// The memory bandwidth one CU gets, in bytes per clock, when `busy_cus` CUs
+// run work: the chip's HBM bandwidth (chip.hbm_tb_per_s at the model's clock)
+// shared equally, and with timing figures at most the CU's L1 bandwidth.
+// The static bound (`tilelab check`) and the cycle model both use it.
+double memory_bytes_per_clock_per_cu(const Arch& a, double busy_cus);
 
 // A built-in description by name (gfx950, gfx942, sm90), or a .toml file by path.
 Arch load_arch(const std::string& name_or_path);

@@ -652,8 +652,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.simds_per_cu = arch_.simds_per_cu;
   // The CUs running work share the chip's memory bandwidth equally.
   const std::uint64_t busy_cus = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(cus));
-  r.memory_share = std::min(arch_.timing.chip_memory_bytes_per_clock / static_cast<double>(std::max<std::uint64_t>(1, busy_cus)),
-                            arch_.timing.l1_bytes_per_clock);
+  r.memory_share = arch::memory_bytes_per_clock_per_cu(arch_, static_cast<double>(busy_cus));
   std::uint64_t instructions = 0, busy = 0;
   for (int cu = 0; cu < cus; ++cu) {
     if (per[static_cast<std::size_t>(cu)].empty()) continue;

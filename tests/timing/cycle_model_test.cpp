@@ -221,7 +221,8 @@ std::uint64_t median(std::vector<std::uint64_t> v) {
 TEST(CycleModel, PointerChaseMeasuresTheConfiguredLatencies) {
   const arch::Timing& g = arch::load_arch("gfx950").timing;
   ASSERT_EQ(g.memory_latency, 400);  // GT: ~400 clocks
-  const double share = std::min(g.chip_memory_bytes_per_clock, g.l1_bytes_per_clock);  // one CU running
+  const double share = arch::memory_bytes_per_clock_per_cu(arch::load_arch("gfx950"), 1);  // one CU running
+  ASSERT_EQ(share, 64);  // 8 TB/s at 2.4 GHz is more than one CU's L1 moves: l1_bytes_per_clock
   const double hit = g.vmem_issue_cycles + g.l1_line_bytes / g.l1_bytes_per_clock + g.l1_latency;
   const double miss = hit + g.l1_line_bytes / share + g.memory_latency;
   // 512 nodes 8 KB apart all map to one L1 set (64 ways): every step misses.
@@ -248,9 +249,7 @@ std::string replace_line(std::string text, const std::string& key, const std::st
 // moves 10 B/clock per CU within 5%.
 TEST(CycleModel, StreamCopyMeasuresTheBandwidthShare) {
   const arch::Arch a = arch::parse_arch(
-      replace_line(arch_text("gfx950"), "chip_memory_bytes_per_clock",
-                   "chip_memory_bytes_per_clock = { value = 20, status = \"assumed\", source = \"test\" }"),
-      "test.toml");
+      replace_line(arch_text("gfx950"), "hbm_tb_per_s", "hbm_tb_per_s = 0.048  # 20 B/clock at 2.4 GHz"), "test.toml");
   timing::Options o;
   o.cus = 2;
   timing::CycleModel model(a, o);

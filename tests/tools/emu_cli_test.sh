@@ -36,7 +36,7 @@ check "sim rmsnorm exit" 0 "$rc"
 contains "sim rmsnorm smallest shape" "rmsnorm_bf16 on gfx942, rows=7,hidden=8, seed 1" "$out"
 run sim gemm_bf16 --shape 128,128,64
 check "sim needs --functional" 2 "$rc"
-contains "sim needs --functional message" "only --functional runs exist so far" "$err"
+contains "sim needs --functional message" "say --functional or --timing (or both)" "$err"
 run sim gemm_bf16 --functional --shape 100,128,64
 check "sim bad shape exit" 2 "$rc"
 contains "sim bad shape message" "error: gemm_bf16 refuses this shape: gemm_bf16 needs M % 128 == 0" "$err"
@@ -56,4 +56,57 @@ contains "sim microbenchmark no design" "(a microbenchmark: its accesses are cho
 run sim gemm_bf16 --functional --shape 128,128,64 --code-objects "$tmp/none"
 check "sim missing code object exit" 1 "$rc"
 contains "sim missing code object message" "error: " "$err"
+
+# --timing: the cycle model.
+run sim gemm_bf16 --timing --functional --shape 256,128,128 --seed 3 --out "$tmp/t.h5" --run-id t1
+check "timing gemm exit" 0 "$rc"
+contains "timing header" "gemm_bf16 on gfx950 (cycle model), M=256,N=128,K=128, seed 3: 2 workgroups on 2 of 256 CUs, 8 waves, " "$out"
+contains "timing limiter" "  limiter: " "$out"
+contains "timing hot table" "instruction                                          hits    latency      stall     idle  waits most on" "$out"
+contains "timing counters" "SQ_INSTS_MFMA=" "$out"
+contains "timing hazards" "hazards: none" "$out"
+contains "timing assumptions" "timing.branch_taken_cycles (not public" "$out"
+contains "timing reference" "reference check: max relative error 0 (tolerance 0.0156): PASS" "$out"
+run sim gemm_bf16 --timing --functional --shape 256,128,128 --seed 3 --out "$tmp/t2.h5" --run-id t1
+check "timing same seed same store" "same" "$(/usr/bin/python3 - "$tmp/t.h5" "$tmp/t2.h5" <<'PY'
+import sys, h5py, numpy as np
+def walk(f):
+    out = {}
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            out[name] = obj[()].tobytes()
+        for k, v in obj.attrs.items():
+            if k != "utc_time":
+                out[name + "@" + k] = np.asarray(v).tobytes()
+    f.visititems(visit)
+    return out
+a, b = (walk(h5py.File(p, "r")) for p in sys.argv[1:3])
+print("same" if a == b and len(a) > 5 else "differ")
+PY
+)"
+check "timing store has waves and events" "8 True" "$(/usr/bin/python3 - "$tmp/t.h5" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+run = f["runs/t1"]
+print(len(run["waves"]), run.attrs["backend"].decode() if isinstance(run.attrs["backend"], bytes) else run.attrs["backend"]) if False else None
+waves = run["waves"]
+n = len(waves)
+ev = sum(len(run["events"][k]) for k in run["events"]) if isinstance(run["events"], h5py.Group) else len(run["events"])
+print(n, ev > 1000)
+PY
+)"
+run sim gemm_bf16 --timing --shape 256,128,128 --json
+check "timing json" "True True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["cycles"] > 0 and d["reference"]["pass"], d["static_bound"]["cycles_per_workgroup"] <= d["cycles"])')"
+sed '/^\[timing\]/,$d' "$(dirname "$0")/../../sim/arch/gfx950.toml" > "$tmp/notiming.toml"
+run sim gemm_bf16 --timing --shape 128,128,64 --arch "$tmp/notiming.toml"
+check "timing without figures exit" 1 "$rc"
+contains "timing without figures message" "notiming.toml has no [timing] part: the cycle model needs its figures" "$err"
+check "timing without figures one line" 1 "$(printf '%s\n' "$err" | wc -l)"
+run sim gemm_bf16 --timing --shape 100,128,64
+check "timing bad shape exit" 2 "$rc"
+run sim gemm_bf16 --timing --cus -1
+check "timing bad cus exit" 2 "$rc"
 finish "emulator CLI"

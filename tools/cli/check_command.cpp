@@ -70,7 +70,7 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
               << " workgroups): MFMA " << cycles(b.mfma_cycles) << " cycles, LDS " << cycles(b.lds_cycles)
               << " cycles, global " << cycles(b.global_cycles_reused) << " cycles with perfect cache reuse ("
               << cycles(b.global_cycles) << " with none: " << b.work.global_bytes << " bytes) at "
-              << cycles(b.hbm_bytes_per_clock_per_cu) << " B/clock (this CU's HBM share); likely limiter: "
+              << cycles(b.hbm_bytes_per_clock_per_cu) << " B/clock (this CU's share of HBM among the CUs running work); likely limiter: "
               << b.limiter << "\n";
   }
   for (const auto& p : r.problems) std::cout << "  problem: " << p << "\n";
