@@ -22,6 +22,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -105,7 +106,7 @@ struct TimingResult {
   double mfma_busy = 0, valu_busy = 0, lds_busy = 0, l1_busy = 0, memory_busy = 0;
   std::uint64_t l1_hits = 0, l1_misses = 0;
   std::vector<WaveSpan> waves_spans;
-  std::vector<IssueEvent> events;           // in issue order per CU, at most Options::max_events
+  std::deque<IssueEvent> events;            // in issue order per CU, at most Options::max_events
   std::uint64_t events_dropped = 0;
   std::vector<PcStats> per_instruction;     // by instruction index
   std::vector<Hazard> hazards;              // the first 1000
