@@ -162,6 +162,25 @@ def test_check_errors_are_value_errors():
         t.disasm(__file__)
 
 
+def test_sim_times_a_kernel_in_the_cycle_model():
+    r = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True)
+    assert r["pass"]
+    tm = r["timing"]
+    assert tm["cycles"] > 0 and tm["cus_used"] == 2 and tm["limiter"] in ("MFMA", "VALU", "LDS", "global memory", "latency")
+    # Every wave-cycle is issue, a stall or idle.
+    assert tm["issue_cycles"] + sum(tm["stall_cycles"].values()) == tm["wave_cycles"]
+    ev, waves = tm["events"], tm["waves"]
+    assert len(ev["issue"]) == r["wave_instructions"] == tm["counters"]["SQ_INSTS"]
+    assert len(waves["wave"]) == r["waves"] == 8 and (waves["end"] > waves["start"]).all()
+    assert (ev["complete"] >= ev["issue"]).all() and ev["issue"].max() < tm["cycles"]
+    mfma = tm["class_names"].index("MFMA")
+    assert (ev["cls"] == mfma).sum() == tm["counters"]["SQ_INSTS_MFMA"]
+    assert tm["hazard_count"] == 0 and any("branch_taken_cycles" in a for a in tm["assumptions"])
+    again = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True)["timing"]
+    assert again["cycles"] == tm["cycles"] and (again["events"]["issue"] == ev["issue"]).all()
+    assert "timing" not in t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64))
+
+
 def test_sim_runs_a_kernel_in_the_emulator():
     r = t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64), seed=3)
     assert r["pass"] and r["max_rel_error"] <= r["tolerance"]

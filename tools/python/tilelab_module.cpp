@@ -13,6 +13,7 @@
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
 #include "sim/isa/decoder.hpp"
+#include "sim/timing/cycle_model.hpp"
 
 namespace py = pybind11;
 using namespace tilelab;
@@ -191,6 +192,90 @@ py::dict arch_dict(const arch::Arch& a) {
 
 }  // namespace
 
+namespace {
+
+template <class T>
+py::array_t<T> column(const std::vector<T>& v) {
+  return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+// A cycle-model run as Python values: summaries as dicts, records as numpy columns.
+py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
+  py::dict d;
+  d["cycles"] = r.cycles;
+  d["seconds"] = r.seconds();
+  d["clock_mhz"] = r.clock_mhz;
+  d["tflops"] = r.seconds() > 0 ? r.mfma_flops / r.seconds() / 1e12 : 0.0;
+  d["cus"] = r.cus;
+  d["cus_used"] = r.cus_used;
+  d["limiter"] = r.limiter();
+  py::dict util;
+  util["mfma"] = r.mfma_utilisation();
+  util["valu"] = r.valu_utilisation();
+  util["lds"] = r.lds_utilisation();
+  util["global_memory"] = r.memory_utilisation();
+  d["utilisation"] = util;
+  d["wave_cycles"] = r.wave_cycles;
+  d["issue_cycles"] = r.issue_cycles;
+  py::dict stalls;
+  py::list reasons;
+  for (int k = 0; k < timing::kReasonCount; ++k) {
+    reasons.append(timing::reason_name(static_cast<timing::Reason>(k)));
+    if (k) stalls[timing::reason_name(static_cast<timing::Reason>(k))] = r.stall_cycles[static_cast<std::size_t>(k)];
+  }
+  d["stall_cycles"] = stalls;
+  d["reason_names"] = reasons;
+  py::dict counters;
+  for (const auto& c : r.counters) counters[py::str(c.name)] = c.value;
+  d["counters"] = counters;
+  std::vector<std::uint64_t> pc, hits, latency, stall, idle;
+  py::list text;
+  for (std::size_t i = 0; i < r.per_instruction.size(); ++i) {
+    const auto& s = r.per_instruction[i];
+    pc.push_back(p.instructions[i].pc), hits.push_back(s.hits), latency.push_back(s.latency);
+    stall.push_back(s.stall), idle.push_back(s.idle);
+    text.append(p.instructions[i].text);
+  }
+  d["per_instruction"] = py::dict(py::arg("pc") = column(pc), py::arg("text") = text, py::arg("hits") = column(hits),
+                                  py::arg("latency") = column(latency), py::arg("stall") = column(stall),
+                                  py::arg("idle") = column(idle));
+  std::vector<std::uint32_t> wid, wg;
+  std::vector<std::uint16_t> cu;
+  std::vector<std::uint8_t> simd, slot;
+  std::vector<std::uint64_t> start, end;
+  for (const auto& w : r.waves_spans)
+    wid.push_back(w.wave), wg.push_back(w.workgroup), cu.push_back(w.cu), simd.push_back(w.simd), slot.push_back(w.slot),
+        start.push_back(w.start), end.push_back(w.end);
+  d["waves"] = py::dict(py::arg("wave") = column(wid), py::arg("workgroup") = column(wg), py::arg("cu") = column(cu),
+                        py::arg("simd") = column(simd), py::arg("slot") = column(slot), py::arg("start") = column(start),
+                        py::arg("end") = column(end));
+  std::vector<std::uint32_t> ew, eidx, est, eidle;
+  std::vector<std::uint64_t> epc, eissue, ecomplete;
+  std::vector<std::uint8_t> ereason, ecls;
+  for (const auto& e : r.events) {
+    ew.push_back(e.wave), eidx.push_back(e.index), est.push_back(e.stall), eidle.push_back(e.idle);
+    epc.push_back(p.instructions[e.index].pc), eissue.push_back(e.issue), ecomplete.push_back(e.complete);
+    ereason.push_back(static_cast<std::uint8_t>(e.reason)), ecls.push_back(static_cast<std::uint8_t>(p.instructions[e.index].cls));
+  }
+  py::list classes;
+  for (int c = 0; c < isa::kInstClassCount; ++c) classes.append(isa::class_name(static_cast<isa::InstClass>(c)));
+  d["class_names"] = classes;
+  d["events"] = py::dict(py::arg("wave") = column(ew), py::arg("index") = column(eidx), py::arg("pc") = column(epc),
+                         py::arg("issue") = column(eissue), py::arg("complete") = column(ecomplete),
+                         py::arg("stall") = column(est), py::arg("idle") = column(eidle),
+                         py::arg("reason") = column(ereason), py::arg("cls") = column(ecls));
+  py::list hazards;
+  for (const auto& h : r.hazards)
+    hazards.append(py::dict(py::arg("pc") = h.pc, py::arg("producer_pc") = h.producer_pc, py::arg("rule") = h.rule,
+                            py::arg("required") = h.required, py::arg("got") = h.got, py::arg("wave") = h.wave));
+  d["hazards"] = hazards;
+  d["hazard_count"] = r.hazard_count;
+  d["assumptions"] = r.assumptions;
+  return d;
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_tilelab, m) {
   m.doc() = "tilelab: layout algebra (CuTe semantics), LDS bank model, occupancy and swizzle search";
 
@@ -211,6 +296,8 @@ PYBIND11_MODULE(_tilelab, m) {
     } catch (const std::invalid_argument& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const emu::EmuError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const timing::TimingError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
@@ -490,10 +577,22 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
-  m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed) {
+  m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
+                  bool timed, int cus) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
-    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed);
+    std::optional<arch::Arch> a;
+    std::unique_ptr<timing::CycleModel> model;
+    std::optional<isa::Program> program;
+    if (timed) {
+      a = arch::load_arch(arch_name);
+      timing::Options o;
+      o.cus = cus;
+      model = std::make_unique<timing::CycleModel>(*a, o);
+    }
+    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, "", [&](emu::Emulator& e) {
+      if (model) model->attach(e), program = e.program();
+    });
     py::dict d;
     d["kernel"] = r.kernel;
     d["arch"] = r.arch;
@@ -522,8 +621,13 @@ PYBIND11_MODULE(_tilelab, m) {
     }
     d["lds_sites"] = sites;
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
+    if (model) d["timing"] = timing_dict(model->result(), *program);
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
+     py::arg("timing") = false, py::arg("cus") = 0,
      "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
-     "wave-instructions, the LDS sites' conflict cycles, the output bytes.");
+     "wave-instructions, the LDS sites' conflict cycles, the output bytes.  timing=True runs it in the "
+     "cycle model (cus: CUs to spread the grid over, 0 for the chip's) and adds 'timing': cycles, "
+     "seconds, limiter, utilisation, stall cycles by reason, counters, per-instruction columns, "
+     "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.");
 }
