@@ -38,6 +38,13 @@
 // (16-byte unit u of key row n at u ^ (n % (D/8))); Vt row-major D x 64
 // composed with Sw<4,2,4> (8-byte unit k of row d at k ^ (d % 16)).
 // Shapes: S % 128 == 0; causal masks key > query (top-left aligned).
+//
+// Variants, built for notebook 06 (wave scheduling) into build/kernels/variants/:
+//   TILELAB_ATTN_NO_SETPRIO  the MFMA wave does not raise its priority;
+//   TILELAB_ATTN_ONE_GROUP   no ping-pong: every wave does the MFMA phase of tile
+//                            j, then every wave its softmax (K_{j+1} and V_j
+//                            staged meanwhile), so MFMA and VALU work alternate
+//                            on each SIMD instead of overlapping.
 #include "kernels/common/tilelab_hip.hpp"
 
 namespace attention_fwd {
@@ -106,7 +113,9 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
 
   // The MFMA phase of tile j: Sᵀ_j (if j < tiles) and Oᵀ += V_{j-1}·P_{j-1} (if j > 0).
   auto mfma_phase = [&](int j) {
+#ifndef TILELAB_ATTN_NO_SETPRIO
     tl::set_priority<1>();
+#endif
     if (j > 0) {
       const int stage = (j - 1) & 1;
 #pragma unroll
@@ -132,7 +141,9 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
         }
       }
     }
+#ifndef TILELAB_ATTN_NO_SETPRIO
     tl::set_priority<0>();
+#endif
   };
 
   // The softmax of tile j: new running max, rescale of l and Oᵀ, P_j in bf16.
@@ -173,6 +184,16 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
 
   if (group == 0) stage_k(0, 0);
   __syncthreads();
+#ifdef TILELAB_ATTN_ONE_GROUP
+  for (int j = 0; j <= tiles; ++j) {
+    mfma_phase(j);  // reads K_j (stage j%2) and V_{j-1} (stage (j-1)%2)
+    __syncthreads();
+    if (j < tiles) softmax_phase(j);
+    if (group == 0 && j + 1 < tiles) stage_k(j + 1, (j + 1) & 1);  // last read: K_{j-1}
+    if (group == 1 && j < tiles) stage_v(j, j & 1);                  // last read: V_{j-2}
+    __syncthreads();
+  }
+#else
   for (int j = 0; j <= tiles; ++j) {
     // phase 2j
     if (group == 0) {
@@ -191,6 +212,7 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
     }
     __syncthreads();
   }
+#endif
 
   // O = Oᵀ / l, four consecutive elements per lane and block; lse = ln(sum exp(s)).
   const float inv_l = 1.f / l;

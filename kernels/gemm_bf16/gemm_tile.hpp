@@ -17,7 +17,11 @@ constexpr int kLoadsPerThread = kTileM * kChunksPerRow / kThreads;  // 4
 constexpr int kTileElems = kTileM * kTileK;
 
 // Element offset of tile element (row, k) in an LDS tile.
+#ifndef TILELAB_GEMM_PLAIN_LDS
 __device__ inline int lds_offset(int row, int k) { return tl::swizzle<3, 3, 3>(row * kTileK + k); }
+#else  // the variant without the swizzle (notebook 06: conflicts turned into time)
+__device__ inline int lds_offset(int row, int k) { return row * kTileK + k; }
+#endif
 
 struct Staging {
   tl::bf16x8 a[kLoadsPerThread], b[kLoadsPerThread];

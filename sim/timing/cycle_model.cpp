@@ -496,9 +496,10 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   w.since = w.first_attempt;
   w.next_try = w.first_attempt;
 
-  if (it.kind == Kind::barrier && ew.at_barrier) {
+  if (it.kind == Kind::barrier && ew.at_barrier) {  // waits, unevaluated, until the last wave arrives
     w.at_barrier = true;
     w.next_try = kNever;
+    w.reason = Reason::barrier;
   }
   if (it.kind == Kind::barrier || it.kind == Kind::endpgm) {  // the last arrival (or an ending wave) releases the others
     bool released = false;

@@ -303,6 +303,27 @@ TEST(CycleModel, EarlyReadOfAnMfmaResultIsAHazard) {
   }
 }
 
+// ---- where the time goes ----
+
+// Wave 0 sleeps 10 x 64 clocks before the barrier; wave 1 waits there: its
+// waiting is barrier time, and every wave-cycle is accounted once.
+TEST(CycleModel, BarrierWaitIsAttributedToTheBarrier) {
+  Timed t("v_readfirstlane_b32 s4, v0\ns_cmp_eq_u32 s4, 0\ns_cbranch_scc0 1\ns_sleep 10\ns_barrier\nv_add_f32_e32 v1, v1, v1", "gfx950", 128);
+  ASSERT_EQ(t.arch.timing.sleep_cycles, 64);  // ISA: s_sleep N ~ 64 x N clocks
+  const timing::TimingResult& r = t.run();
+  const std::uint64_t barrier = r.stall_cycles[static_cast<std::size_t>(timing::Reason::barrier)];
+  const std::uint64_t sleep = r.stall_cycles[static_cast<std::size_t>(timing::Reason::sleep)];
+  EXPECT_EQ(sleep, 640u - 4u);  // the s_sleep's own issue slot is the first 4 of the 640
+  EXPECT_GE(barrier, 640u - 16u);  // wave 1 arrives a few instructions later than wave 0 starts sleeping
+  EXPECT_LE(r.stall_cycles[static_cast<std::size_t>(timing::Reason::arbitration)], 8u);
+  std::uint64_t accounted = r.issue_cycles;
+  for (auto x : r.stall_cycles) accounted += x;
+  EXPECT_EQ(accounted, r.wave_cycles);
+  const auto after = t.events("v_add", 1);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].reason, timing::Reason::barrier);
+}
+
 // ---- what the model refuses ----
 
 TEST(CycleModel, RefusesWhatItCannotTime) {
