@@ -87,9 +87,10 @@ std::uint64_t VectorMemory::room_for(std::uint64_t now, int bytes) {
 }
 
 std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUse>& lines, bool store) {
-  // The L1 moves each line's bytes at its bandwidth, one instruction after another.
+  // The L1 moves the bytes the lanes asked for at its bandwidth, one
+  // instruction after another (a miss fetches the whole line from beyond).
   int bytes = 0;
-  for (const LineUse& u : lines) bytes += store ? u.bytes : t_.l1_line_bytes;
+  for (const LineUse& u : lines) bytes += u.bytes;
   const double transfer = bytes / t_.l1_bytes_per_clock;
   l1_free_ = std::max(l1_free_, static_cast<double>(start)) + transfer;
   l1_busy_ += transfer;

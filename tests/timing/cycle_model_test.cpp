@@ -214,16 +214,16 @@ std::uint64_t median(std::vector<std::uint64_t> v) {
   return v[v.size() / 2];
 }
 
-// Load-to-use latency = address processing + the line through the L1 +
-// the L1's latency, plus, on a miss, the line's transfer at the CU's share
-// and the latency beyond the L1: each figure from the arch file, the sum
+// Load-to-use latency = address processing + the lanes' bytes through the
+// L1 + the L1's latency, plus, on a miss, the line's transfer at the CU's
+// share and the latency beyond the L1: each figure from the arch file, the sum
 // measured within 5%.
 TEST(CycleModel, PointerChaseMeasuresTheConfiguredLatencies) {
   const arch::Timing& g = arch::load_arch("gfx950").timing;
   ASSERT_EQ(g.memory_latency, 400);  // GT: ~400 clocks
   const double share = arch::memory_bytes_per_clock_per_cu(arch::load_arch("gfx950"), 1);  // one CU running
   ASSERT_EQ(share, 64);  // 8 TB/s at 2.4 GHz is more than one CU's L1 moves: l1_bytes_per_clock
-  const double hit = g.vmem_issue_cycles + g.l1_line_bytes / g.l1_bytes_per_clock + g.l1_latency;
+  const double hit = g.vmem_issue_cycles + 8 / g.l1_bytes_per_clock + g.l1_latency;  // 8 bytes per step
   const double miss = hit + g.l1_line_bytes / share + g.memory_latency;
   // 512 nodes 8 KB apart all map to one L1 set (64 ways): every step misses.
   EXPECT_NEAR(static_cast<double>(median(chase(512, 8192, 200))), miss, 0.05 * miss);

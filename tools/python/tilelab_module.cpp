@@ -578,7 +578,7 @@ PYBIND11_MODULE(_tilelab, m) {
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
-                  bool timed, int cus) {
+                  bool timed, int cus, const std::string& code_objects) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
     std::optional<arch::Arch> a;
@@ -590,7 +590,7 @@ PYBIND11_MODULE(_tilelab, m) {
       o.cus = cus;
       model = std::make_unique<timing::CycleModel>(*a, o);
     }
-    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, "", [&](emu::Emulator& e) {
+    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, code_objects, [&](emu::Emulator& e) {
       if (model) model->attach(e), program = e.program();
     });
     py::dict d;
@@ -624,10 +624,11 @@ PYBIND11_MODULE(_tilelab, m) {
     if (model) d["timing"] = timing_dict(model->result(), *program);
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
-     py::arg("timing") = false, py::arg("cus") = 0,
+     py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "",
      "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
      "wave-instructions, the LDS sites' conflict cycles, the output bytes.  timing=True runs it in the "
      "cycle model (cus: CUs to spread the grid over, 0 for the chip's) and adds 'timing': cycles, "
      "seconds, limiter, utilisation, stall cycles by reason, counters, per-instruction columns, "
-     "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.");
+     "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.  "
+     "code_objects: a folder of <arch>/<source>.hsaco to run instead of the build's (a variant).");
 }
