@@ -51,4 +51,14 @@ for run in "gemm_bf16 256,256,128" "attention_fwd_d128 1,256,1" "topk_f32 4,4096
   echo "== tilelab sim $1 --functional --shape $2"
   build/bin/tilelab sim "$1" --functional --shape "$2" --out results/quickstart.h5 | grep -v "^  0x"
 done
+
+# The same code objects timed by the cycle model: cycles, limiter, where the
+# waves' time went, the hottest instructions; stored as timing runs.
+for run in "gemm_bf16 512,512,512" "attention_fwd_d128 1,512,1"; do
+  set -- $run
+  echo
+  echo "== tilelab sim $1 --timing --functional --shape $2"
+  build/bin/tilelab sim "$1" --timing --functional --quiet --shape "$2" --top 5 --out results/quickstart.h5 \
+    | grep -v -E "^    - |^  assumptions"
+done
 echo "wrote results/quickstart.h5"

@@ -79,6 +79,15 @@ void print_timing_text(const TimedRun& t) {
                 per_wg, b.limiter.c_str(), b.mfma_cycles, b.lds_cycles, b.global_cycles_reused, b.global_cycles,
                 static_cast<double>(r.cycles) / static_cast<double>(std::max<std::uint64_t>(1, groups_per_cu(r))));
   }
+  if (t.bound && t.bound->limiter != r.limiter()) {  // say why the static bound's limiter is not the busiest unit
+    std::size_t top = 1;
+    for (std::size_t k = 1; k < r.stall_cycles.size(); ++k)
+      if (r.stall_cycles[k] > r.stall_cycles[top]) top = k;
+    std::printf("  the static bound's limiter (%s) is not the timed run's (%s): the waves wait most on %s "
+                "(%.1f%% of their time), which the bound does not count\n",
+                t.bound->limiter.c_str(), r.limiter().c_str(), timing::reason_name(static_cast<timing::Reason>(top)),
+                100 * static_cast<double>(r.stall_cycles[top]) / static_cast<double>(std::max<std::uint64_t>(1, r.wave_cycles)));
+  }
   std::printf("  where the waves' time went (wave-cycles, %% of %llu):", static_cast<unsigned long long>(r.wave_cycles));
   const double life = static_cast<double>(std::max<std::uint64_t>(1, r.wave_cycles));
   std::printf(" issue %.1f%%", 100 * static_cast<double>(r.issue_cycles) / life);
