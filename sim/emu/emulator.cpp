@@ -169,6 +169,7 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
   for (int n = 0; n < waves; ++n) {
     Wave& w = wg.waves[static_cast<std::size_t>(n)];
     w.id = n;
+    w.workgroup = id;
     if (pointer_sgprs) {
       w.s[0] = static_cast<std::uint32_t>(kernarg);
       w.s[1] = static_cast<std::uint32_t>(kernarg >> 32);
@@ -193,6 +194,11 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
 inline void Emulator::execute(Env& env, Wave& w) {
   const Op& op = ops_[w.pc];
   if (!op.fn) fail(op, op.error.empty() ? "opcode '" + op.t.base + "' is not implemented by the emulator" : op.error);
+  if (w.executed >= wave_budget_)
+    fail(op, "wave " + std::to_string(w.id) + " of workgroup (" + std::to_string(w.workgroup[0]) + "," +
+                 std::to_string(w.workgroup[1]) + "," + std::to_string(w.workgroup[2]) + ") executed " +
+                 std::to_string(w.executed) + " instructions without ending, spinning here (an endless loop?); "
+                 "--max-wave-instructions raises the budget");
   w.pc = op.index + 1;
   try {
     op.fn(w, op, env);

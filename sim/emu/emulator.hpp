@@ -90,6 +90,11 @@ class Emulator {
   // The scheduler run() uses (nullptr: the plain one) and the observer of
   // every access and of s_memtime (see AccessObserver).  Not owned.
   void set_scheduler(Scheduler* s) { scheduler_ = s; }
+  // The most wave-instructions one wave may execute: a wave that goes past it
+  // (a branch turned into an endless loop) stops the run with one line naming
+  // the wave, its workgroup and the pc where it spins.
+  static constexpr std::uint64_t kDefaultWaveBudget = std::uint64_t{1} << 24;
+  void set_wave_budget(std::uint64_t n) { wave_budget_ = n ? n : kDefaultWaveBudget; }
   void set_observer(AccessObserver* o) { observer_ = o; }
 
   // The kernel as loaded: its descriptor, registers and LDS size.
@@ -125,6 +130,7 @@ class Emulator {
   const arch::Arch& arch_;
   std::unique_ptr<Trace> trace_;
   Scheduler* scheduler_ = nullptr;
+  std::uint64_t wave_budget_ = kDefaultWaveBudget;
   AccessObserver* observer_ = nullptr;
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)

@@ -25,6 +25,7 @@ struct Wave {
   bool done = false;
   bool at_barrier = false;
   int id = 0;            // wave number within its workgroup
+  std::array<std::uint32_t, 3> workgroup{};  // its workgroup's id (for messages)
   int priority = 0;      // s_setprio (kept for the cycle model)
   std::uint64_t executed = 0;
 

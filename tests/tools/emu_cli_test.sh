@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Drives `tilelab sim --functional` as a user does: outputs, errors, exit
 # statuses, and that two runs with one seed store the same HDF5 contents.
-# usage: emu_cli_test.sh TILELAB
+# usage: emu_cli_test.sh TILELAB CODE_OBJECT_DIR
 set -u
 tilelab=$1
+code_objects=$2
 source "$(dirname "$0")/cli_checks.sh"
 
 run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --out "$tmp/a.h5"
@@ -109,4 +110,19 @@ run sim gemm_bf16 --timing --shape 100,128,64
 check "timing bad shape exit" 2 "$rc"
 run sim gemm_bf16 --timing --cus -1
 check "timing bad cus exit" 2 "$rc"
+
+# A run has a budget: one byte of gemm_bf16 changed (offset 3596 set to 0x1d)
+# turns a branch into an endless loop; both modes stop with one line, exit 1,
+# and store nothing.
+mkdir -p "$tmp/mut/gfx950"
+cp "$code_objects/gfx950/gemm_bf16.hsaco" "$tmp/mut/gfx950/"
+printf '\x1d' | dd of="$tmp/mut/gfx950/gemm_bf16.hsaco" bs=1 seek=3596 conv=notrunc 2>/dev/null
+for mode in --functional --timing; do
+  run sim gemm_bf16 $mode --shape 128,128,64 --code-objects "$tmp/mut" --max-wave-instructions 50000 --out "$tmp/spin.h5"
+  check "endless loop exit ($mode)" 1 "$rc"
+  contains "endless loop message ($mode)" "executed 50000 instructions without ending, spinning here (an endless loop?); --max-wave-instructions raises the budget" "$err"
+  contains "endless loop names the wave ($mode)" "error: gemm_bf16 pc 0x" "$err"
+  check "endless loop one line ($mode)" 1 "$(printf '%s\n' "$err" | wc -l)"
+  check "endless loop stores nothing ($mode)" "no" "$([ -e "$tmp/spin.h5" ] && echo yes || echo no)"
+done
 finish "emulator CLI"

@@ -179,9 +179,11 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
     };
   timing::CycleModel model(a, options);  // refuses an arch without timing figures before any work
   std::optional<isa::Program> program;
+  const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
   kernels::EmulatedRun r = kernels::run_emulated(spec.name, a.name, shape, vm["seed"].as<std::uint64_t>(),
                                                  vm["code-objects"].as<std::string>(), [&](emu::Emulator& e) {
                                                    model.attach(e);
+                                                   e.set_wave_budget(budget);
                                                    program = e.program();
                                                  });
   if (shown) std::fprintf(stderr, "\n");
@@ -209,7 +211,8 @@ int run_sim(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
-      "       tilelab sim KERNEL --timing [--functional] [--cus N] [--top N] [--quiet] (other options as above)\n\n"
+      "       tilelab sim KERNEL --timing [--functional] [--cus N] [--top N] [--quiet] (other options as above)\n"
+      "       [--max-wave-instructions N] in both modes\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -235,10 +238,15 @@ int run_sim(const std::vector<std::string>& args) {
       "(backend cycle-model; per-wave spans and per-issue records; run id default\n"
       "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"
       "With --functional as well, a wrong result fails the run.\n"
+      "\n"
+      "--max-wave-instructions N (default 16777216, 2^24): a wave that executes more\n"
+      "stops the run with one line naming it and the pc where it spins (an endless\n"
+      "loop); nothing is stored.\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("cus", po::value<int>()->default_value(0), "")(
+      "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
@@ -279,8 +287,10 @@ int run_sim(const std::vector<std::string>& args) {
         if (size(s) < size(shape)) shape = s;
     }
     if (vm.count("timing")) return run_timed(spec, a, shape, vm);
-    kernels::EmulatedRun r =
-        kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>());
+    const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
+    kernels::EmulatedRun r = kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(),
+                                                   vm["code-objects"].as<std::string>(),
+                                                   [&](emu::Emulator& e) { e.set_wave_budget(budget); });
     std::optional<kernels::DesignReport> design;
     if (spec.work) design = kernels::design_check(spec, a, std::nullopt, shape);
     const std::vector<KindRow> rows = compare_kinds(r, design ? &*design : nullptr);
