@@ -145,6 +145,11 @@ class Parser {
     Nest nest(*this);
     ++pos_;  // '<'
     auto node = make(Expr::Kind::kTiler, col);
+    skip_ws();
+    if (peek() == '>') {  // <>: the tiler of no modes (what `<2,()>`'s second mode prints as)
+      ++pos_;
+      return node;
+    }
     for (;;) {
       node->children.push_back(expr());
       skip_ws();

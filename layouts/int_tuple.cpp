@@ -172,7 +172,7 @@ static Int shape_div_int(Int a, Int b) {
   if (a <= 0 || b <= 0 || (a % b != 0 && b % a != 0))
     throw LayoutError("shape_div(" + std::to_string(a) + "," + std::to_string(b) +
                       "): neither divides the other");
-  return (a + b - 1) / b;
+  return ceil_div(a, b);
 }
 
 IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
@@ -241,6 +241,8 @@ Int crd2idx(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) 
   Leaves s = shape.leaves(), d = stride.leaves();
   Int r = 0;
   for (std::size_t k = 0; k + 1 < s.size(); ++k) {
+    if (s[k] <= 0) throw LayoutError("coordinate " + to_string(crd) + " over shape " + to_string(shape) +
+                                     ": an extent before the last mode is not positive");
     r = checked_add(r, checked_mul(c % s[k], d[k]));
     c /= s[k];
   }
@@ -256,6 +258,8 @@ IntTuple idx2crd(Int idx, const IntTuple& shape) {
   Leaves c;
   for (std::size_t k = 0; k < s.size(); ++k) {
     if (k + 1 < s.size()) {
+      if (s[k] <= 0) throw LayoutError("idx2crd(" + std::to_string(idx) + ", " + to_string(shape) +
+                                       "): an extent before the last mode is not positive");
       c.push_back(idx % s[k]);
       idx /= s[k];
     } else {

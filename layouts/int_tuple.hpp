@@ -113,7 +113,11 @@ inline IntTuple compact_col_major(const IntTuple& a, Int init = 1) { return pref
 IntTuple shape_div(const IntTuple& a, const IntTuple& b);
 // CuTe ceil_div: element-wise for tuple/tuple, folded for tuple/int.
 IntTuple ceil_div(const IntTuple& a, const IntTuple& b);
-inline Int ceil_div(Int a, Int b) { return (a + b - 1) / b; }
+// The smallest q with q * b >= a (b > 0), without the overflow of (a + b - 1) / b.
+inline Int ceil_div(Int a, Int b) {
+  if (b <= 0) throw LayoutError("ceil_div by " + std::to_string(b) + ": the divisor must be positive");
+  return a / b + (a % b > 0 ? 1 : 0);
+}
 // Product of each top-level mode: product_each((2,(3,4))) == (2,12).
 IntTuple product_each(const IntTuple& a);
 

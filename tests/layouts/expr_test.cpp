@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "parse_helpers.hpp"
 
 namespace tilelab {
@@ -143,6 +145,24 @@ TEST(Expr, HostileInputIsBounded) {
   EXPECT_NE(error_of(deep).first.find("nesting deeper"), std::string::npos);
   EXPECT_NE(error_of(std::string(70000, '1')).first.find("longer than"), std::string::npos);
   EXPECT_NE(error_of("size((4503599627370496,4503599627370496))").first.find("overflow"), std::string::npos);
+}
+
+// Inputs that crashed or broke the round trip (issue 16): each now a value
+// that reads back to itself, or one clear error.
+TEST(Expr, FoundByUsersAndFuzzers) {
+  EXPECT_EQ(error_of("idx2crd(100,(0,4))").first, "idx2crd(100, (0,4)): an extent before the last mode is not positive");
+  EXPECT_NE(error_of("crd2idx(5,(0,4),(1,1))").first.find("an extent before the last mode is not positive"), std::string::npos);
+  // <2,()> prints as <2:1,<>>, which reads back to itself.
+  EXPECT_EQ(to_string(evaluate("<2,()>")), "<2:1,<>>");
+  EXPECT_EQ(to_string(evaluate("<2:1,<>>")), "<2:1,<>>");
+  EXPECT_EQ(to_string(evaluate("< >")), "<>");
+  // ceil_div without the overflow of (a + b - 1) / b (UBSan found it).
+  EXPECT_EQ(ceil_div(Int{4503599627370495}, Int{4503599627370495}), 1);
+  EXPECT_EQ(ceil_div(std::numeric_limits<Int>::max(), Int{2}), std::numeric_limits<Int>::max() / 2 + 1);
+  EXPECT_EQ(ceil_div(Int{-7}, Int{2}), -3);
+  EXPECT_THROW(ceil_div(Int{7}, Int{0}), LayoutError);
+  EXPECT_EQ(to_string(evaluate("complement(2048:4503599627370495,4503599627370495)")), "4503599627370495:1");
+  EXPECT_NE(error_of("make_layout_tv((32,13333333,16,43316,961,4),(1,8))").first.find("beyond 2^52"), std::string::npos);
 }
 
 TEST(Expr, Json) {
