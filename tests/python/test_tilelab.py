@@ -162,6 +162,22 @@ def test_check_errors_are_value_errors():
         t.disasm(__file__)
 
 
+def test_hostile_python_values_are_value_errors():
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        t.Layout(2**70, 1)
+    x = 4
+    for _ in range(10000):
+        x = (x,)
+    with pytest.raises(ValueError, match="nesting deeper than 64 levels"):
+        t.Layout(x, x)
+    y = 4
+    for _ in range(64):
+        y = (y,)
+    assert t.Layout(y).shape == y  # 64 levels, the expression language's limit, are fine
+    with pytest.raises(ValueError, match="an extent before the last mode is not positive"):
+        t.evaluate("idx2crd(100,(0,4))")
+
+
 def test_sim_times_a_kernel_in_the_cycle_model():
     r = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True)
     assert r["pass"]

@@ -22,13 +22,29 @@ namespace {
 
 // ---- Conversions: Python ints/tuples/None <-> IntTuple --------------------
 
-IntTuple to_tuple(const py::handle& o) {
+// A Python int as a 64-bit integer; ValueError (not pybind's RuntimeError) when it does not fit.
+Int to_int(const py::handle& o) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+  if (overflow) throw py::value_error("integer " + std::string(py::str(o)) + " does not fit in 64 bits");
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return v;
+}
+
+// Nesting as deep as the expression language allows, no deeper (a deeper
+// tuple would exhaust the stack).
+void check_depth(int depth) {
+  if (depth > kMaxNesting) throw py::value_error("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+}
+
+IntTuple to_tuple(const py::handle& o, int depth = 0) {
+  check_depth(depth);
   if (o.is_none()) return IntTuple::underscore();
   if (py::isinstance<py::bool_>(o)) throw py::type_error("a bool is not a shape or coordinate");
-  if (py::isinstance<py::int_>(o)) return IntTuple(o.cast<Int>());
+  if (py::isinstance<py::int_>(o)) return IntTuple(to_int(o));
   if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
     IntTuple t = IntTuple::empty_tuple();
-    for (const py::handle& x : o) t.push_back(to_tuple(x));
+    for (const py::handle& x : o) t.push_back(to_tuple(x, depth + 1));
     return t;
   }
   throw py::type_error("expected an int, a tuple of them, or None, got " + std::string(py::str(o.get_type())));
@@ -45,13 +61,14 @@ py::object from_tuple(const IntTuple& t) {
 Layout layout_of(const py::handle& o);
 
 // A tiler from a Layout, an int, None, or a tuple of those.
-Tiler tiler_of(const py::handle& o) {
+Tiler tiler_of(const py::handle& o, int depth = 0) {
+  check_depth(depth);
   if (py::isinstance<Layout>(o)) return o.cast<Layout>();
   if (o.is_none()) return Tiler::identity();
-  if (py::isinstance<py::int_>(o)) return Tiler(o.cast<Int>());
+  if (py::isinstance<py::int_>(o)) return Tiler(to_int(o));
   if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
     std::vector<Tiler> modes;
-    for (const py::handle& x : o) modes.push_back(tiler_of(x));
+    for (const py::handle& x : o) modes.push_back(tiler_of(x, depth + 1));
     return Tiler(std::move(modes));
   }
   if (py::isinstance<py::str>(o)) {
