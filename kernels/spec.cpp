@@ -35,7 +35,15 @@ std::string KernelSpec::shape_violations(const std::vector<long long>& shape) co
     bool is_switch = std::find(switch_dims.begin(), switch_dims.end(), shape_dims[i]) != switch_dims.end();
     if (is_switch ? (shape[i] != 0 && shape[i] != 1) : shape[i] <= 0)
       return is_switch ? shape_dims[i] + " must be 0 or 1" : "every dimension must be positive";
+    // Beyond this, tile and workgroup counts (grid dimensions are 32-bit) and
+    // byte counts would overflow: refuse rather than print garbage.
+    if (shape[i] > kMaxDimension)
+      return shape_dims[i] + " = " + std::to_string(shape[i]) + " is beyond the largest dimension tilelab takes (2^31 - 1)";
   }
+  long double elements = 1;
+  for (long long d : shape) elements *= static_cast<long double>(std::max(d, 1LL));
+  if (elements > 0x1p53L)
+    return "the shape's dimensions multiply to more than 2^53: beyond what tilelab counts exactly";
   std::string broken;
   for (const auto& r : shape_rules)
     if (!r.holds(shape)) broken += (broken.empty() ? "" : "; ") + r.text;

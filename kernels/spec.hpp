@@ -64,6 +64,9 @@ struct ShapeRule {
   std::function<bool(const std::vector<long long>&)> holds;
 };
 
+// The largest dimension a shape may have (grid dimensions are 32-bit).
+inline constexpr long long kMaxDimension = 2147483647;
+
 struct KernelSpec {
   std::string name;      // the kernel symbol in the code object
   std::string source;    // under kernels/: "gemm_bf16/gemm_bf16.hip"

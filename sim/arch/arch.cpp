@@ -559,11 +559,17 @@ Arch load_arch(const std::string& name_or_path) {
     for (const std::string& n : builtin_arch_names()) known += (known.empty() ? "" : " ") + n;
     throw ArchError("unknown architecture '" + name_or_path + "' (built in: " + known + "; or give a .toml path)");
   }
-  std::ifstream in(name_or_path);
+  std::ifstream in(name_or_path, std::ios::binary);
   if (!in) throw ArchError("cannot read architecture file '" + name_or_path + "'");
-  std::stringstream s;
-  s << in.rdbuf();
-  return parse_arch(s.str(), name_or_path);
+  // Bounded: an arch file is a few KiB; /dev/zero or a wrong path must not fill memory.
+  constexpr std::size_t kMaxArchFileBytes = 1 << 20;
+  std::string text(kMaxArchFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxArchFileBytes)
+    throw ArchError(name_or_path + ": larger than " + std::to_string(kMaxArchFileBytes >> 20) +
+                    " MiB: not an architecture description");
+  return parse_arch(text, name_or_path);
 }
 
 std::string describe(const Arch& a) {

@@ -64,6 +64,7 @@ contains "check count" "20 kernel(s) checked on gfx950, 0 with problems" "$out"
 contains "check gemm" "    A: MFMA operand read [ds_read_b128]: 16 instruction(s), 64 cycles, 0 conflict cycles, worst 1-way" "$out"
 run check --arch gfx942
 contains "check gfx942" "17 kernel(s) checked on gfx942, 0 with problems" "$out"
+mkdir -p "$tmp/none"  # a folder without the kernel's code object
 run check gemm_bf16 --code-objects "$tmp/none"
 contains "check without code object" "occupancy: unknown (no compiled code object" "$out"
 run check gemm_bf16 --shape 512,512,512
@@ -94,5 +95,17 @@ contains "check unknown" "error: no kernel named 'gemm_f16'" "$err"
 run check lds_read_b64_tr_b16 --arch gfx942
 check "check wrong arch" 2 "$rc"
 contains "check wrong arch message" "lds_read_b64_tr_b16 is not built for gfx942" "$err"
+
+# Issue 16: a misspelt code-object folder is an error, not a silent pass; a
+# shape whose counts would overflow is refused, not printed as garbage.
+run check gemm_bf16 --code-objects "$tmp/nonexistent"
+check "check missing code-object folder exit" 2 "$rc"
+contains "check missing code-object folder message" "--code-objects $tmp/nonexistent: no such directory" "$err"
+run check gemm_bf16 --shape 549755813888,549755813888,64
+check "check huge shape exit" 2 "$rc"
+contains "check huge shape message" "M = 549755813888 is beyond the largest dimension tilelab takes (2^31 - 1)" "$err"
+run check gemm_bf16 --shape 2147483520,2147483520,2147483520
+check "check shape product exit" 2 "$rc"
+contains "check shape product message" "multiply to more than 2^53" "$err"
 
 finish "kernels CLI"

@@ -89,4 +89,19 @@ run layout eval --file "$tmp/many.txt"
 check "10k lines" 10000 "$(echo "$out" | wc -l | tr -d ' ')"
 check "10k exit" 0 "$rc"
 
+# Unbounded inputs are refused with one line (issue 16): a file without
+# newlines, and /dev/zero as an arch file; the lines before a long one print.
+printf '4:2\n' > "$tmp/long.txt"
+head -c 70000 /dev/zero | tr '\0' '1' >> "$tmp/long.txt"
+run layout eval --file "$tmp/long.txt"
+check "long line exit" 1 "$rc"
+check "long line keeps earlier output" "4:2" "$out"
+contains "long line message" "line 2 is longer than 65536 characters; stopped there" "$err"
+run layout eval --file /dev/zero
+check "dev zero exit" 1 "$rc"
+contains "dev zero message" "/dev/zero: line 1 is longer than 65536 characters" "$err"
+run arch show /dev/zero
+check "arch dev zero exit" 1 "$rc"
+contains "arch dev zero message" "/dev/zero: larger than 1 MiB: not an architecture description" "$err"
+
 finish "layout CLI"

@@ -194,6 +194,9 @@ int run_check(const std::vector<std::string>& args) {
     return usage_error("check", "--run-id needs a KERNEL (one run per id)");
   try {
     const arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
+    const std::string dir = vm["code-objects"].as<std::string>();
+    if (!vm["code-objects"].defaulted() && !fs::is_directory(dir))  // a typo would skip every code-object check
+      return usage_error("check", "--code-objects " + dir + ": no such directory");
     std::vector<const kernels::KernelSpec*> specs;
     if (vm.count("kernel")) {
       specs.push_back(&kernels::find_spec(vm["kernel"].as<std::string>()));

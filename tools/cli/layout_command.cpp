@@ -93,9 +93,33 @@ int run_eval(const std::vector<std::string>& exprs, const std::string& file, boo
       if (!in) return usage_error("cannot read expression file '" + file + "'");
       src = &in;
     }
+    // Lines are read with a bound (a file without newlines, such as
+    // /dev/zero, must not grow memory without limit) and the output is
+    // written as it goes (bounded too, and nothing is lost if a later line fails).
     std::string line;
-    while (std::getline(*src, line))
+    std::size_t number = 0;
+    for (;;) {
+      line.clear();
+      int c;
+      while ((c = src->get()) != EOF && c != '\n') {
+        if (line.size() > kMaxExprLength) break;
+        line.push_back(static_cast<char>(c));
+      }
+      if (c == EOF && line.empty()) break;
+      ++number;
+      if (line.size() > kMaxExprLength) {
+        std::cout << out.str() << std::flush;
+        std::cerr << "error: " << file << ": line " << number << " is longer than " << kMaxExprLength
+                  << " characters; stopped there\n";
+        return kFailed;
+      }
       if (!is_blank_or_comment(line)) ok &= eval_line(line, json, out);
+      if (out.tellp() > (1 << 20)) {
+        std::cout << out.str();
+        out.str("");
+      }
+      if (c == EOF) break;
+    }
   }
   std::cout << out.str();
   return ok ? kOk : kFailed;
