@@ -7,7 +7,7 @@ tools/setup.sh
 mkdir -p results
 
 # v_mfma_f32_16x16x32_bf16, operand A (16 x 32, row m, column k): lane l holds
-# row l%16 and k = 8*(l/16) .. 8*(l/16)+7 (CDNA4 ISA §7.1.4; shared/docs/arch-facts.md).
+# row l%16 and k = 8*(l/16) .. 8*(l/16)+7 (CDNA4 ISA §7.1.4; docs/facts/arch-facts.md).
 # As a CuTe thread-value layout: 16x4 lanes (column-major) each holding 1x8 values.
 thr='(16,4):(1,16)'
 val='(1,8):(1,1)'

@@ -683,7 +683,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.hazard_count = hazards_.size();
   r.hazards.assign(hazards_.begin(), hazards_.begin() + static_cast<long>(std::min<std::size_t>(hazards_.size(), 1000)));
 
-  // Counters in AMD's names and units (shared/docs/hw-facts.md), summed over the CUs.
+  // Counters in AMD's names and units (docs/facts/hw-facts.md), summed over the CUs.
   std::uint64_t valu = 0, mfma = 0, salu = 0, smem = 0, vmem = 0, ldsn = 0, all = 0;
   for (std::size_t i = 0; i < table.size(); ++i) {
     const std::uint64_t h = per_instruction_[i].hits;

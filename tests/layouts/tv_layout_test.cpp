@@ -1,5 +1,5 @@
 // Thread–value layouts.  The literal case is the gfx950 MFMA operand layout
-// from the CDNA4 ISA (shared/docs/arch-facts.md, "Operand layouts").
+// from the CDNA4 ISA (docs/facts/arch-facts.md, "Operand layouts").
 #include "layouts/tv_layout.hpp"
 
 #include <gtest/gtest.h>

@@ -27,7 +27,7 @@ std::vector<int> lanes_of(const std::string& ranges) {
   return out;
 }
 
-// shared/docs/arch-facts.md, "LDS (gfx950 vs gfx942)", phases table.
+// docs/facts/arch-facts.md, "LDS (gfx950 vs gfx942)", phases table.
 const std::vector<std::tuple<std::string, std::string, Phases, int>> kMeasuredTables = {
     {"gfx950", "ds_read_b32", {"0-63"}, 64},
     {"gfx950", "ds_read_b64", {"0-31", "32-63"}, 64},

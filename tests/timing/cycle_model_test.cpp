@@ -1,4 +1,4 @@
-// The cycle model against the public figures it stands on (shared/docs/
+// The cycle model against the public figures it stands on (docs/facts/
 // timing-facts.md, arch-facts.md).  Expected values are the cited figures,
 // written here as literals and checked against the arch file too: a test
 // never takes its expectation from the model's own output.  Snippets are
