@@ -1,5 +1,7 @@
 #include "traces/hdf5.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 
 namespace tilelab::traces::h5 {
@@ -53,13 +55,33 @@ File File::create(const std::string& path) {
   return f;
 }
 
+namespace {
+// Whether the last failed call's error stack says HDF5's file lock was in the
+// way (another process has the file open for writing), as opposed to damage.
+herr_t find_lock_failure(unsigned, const H5E_error2_t* e, void* found) {
+  if (e->desc && std::strstr(e->desc, "unable to lock file")) *static_cast<bool*>(found) = true;
+  return 0;
+}
+bool failed_on_file_lock() {
+  bool found = false;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_lock_failure, &found);
+  return found;
+}
+}  // namespace
+
 File File::open(const std::string& path, bool writable) {
   quiet();
   File f;
   htri_t is = H5Fis_hdf5(path.c_str());
-  if (is <= 0) throw Error("'" + path + "' is not a readable HDF5 file");
-  f.h_ = Handle(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                "cannot open HDF5 file '" + path + "' (damaged or truncated?)");
+  if (is <= 0) {
+    if (is < 0 && failed_on_file_lock())
+      throw Error("'" + path + "' is in use by another process (it holds the file open for writing)");
+    throw Error("'" + path + "' is not a readable HDF5 file");
+  }
+  hid_t id = H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0 && failed_on_file_lock())
+    throw Error("'" + path + "' is in use by another process (it holds the file open for writing)");
+  f.h_ = Handle(id, H5Fclose, "cannot open HDF5 file '" + path + "' (damaged or truncated?)");
   f.path_ = path;
   return f;
 }

@@ -2,10 +2,15 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <mutex>
+#include <thread>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -135,16 +140,43 @@ void check_id(const std::string& id) {
 // An exclusive advisory lock on FILE.lock for the life of a writer, so that
 // writers of one file take turns (each copies the file as the previous one
 // left it) instead of the last rename discarding the other's run.
+// The last holder removes the lock file (a waiter that then wins the lock
+// on the removed file notices and takes the new one), so no lock outlives
+// its writers.
 class WriterLock {
  public:
-  explicit WriterLock(const std::string& file) : fd_(::open((file + ".lock").c_str(), O_RDWR | O_CREAT, 0644)) {
-    if (fd_ < 0) throw StoreError("cannot create the lock file '" + file + ".lock'");
-    if (::flock(fd_, LOCK_EX) != 0) {
+  WriterLock(const std::string& file, const WriterOptions& o) : path_(file + ".lock") {
+    const auto start = std::chrono::steady_clock::now();
+    bool told = false;
+    for (;;) {
+      fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd_ < 0) throw StoreError("cannot create the lock file '" + path_ + "'");
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        struct stat held {}, named {};
+        if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+            held.st_dev == named.st_dev)
+          return;  // locked, and still the file the name refers to
+        ::close(fd_);
+        continue;
+      }
+      const int err = errno;
       ::close(fd_);
-      throw StoreError("cannot lock '" + file + ".lock'");
+      if (err != EWOULDBLOCK) throw StoreError("cannot lock '" + path_ + "'");
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (waited >= o.wait_seconds)
+      {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", o.wait_seconds);
+        throw StoreError("'" + file + "' is being written by another process; waited " + secs +
+                         " s (--wait SECONDS waits longer)");
+      }
+      if (!told && o.on_wait) o.on_wait("waiting for another writer of '" + file + "' to finish");
+      told = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   ~WriterLock() {
+    ::unlink(path_.c_str());  // still held: the next writer re-checks the name
     ::flock(fd_, LOCK_UN);
     ::close(fd_);
   }
@@ -152,12 +184,67 @@ class WriterLock {
   WriterLock& operator=(const WriterLock&) = delete;
 
  private:
-  int fd_;
+  std::string path_;
+  int fd_ = -1;
 };
+
+// Private copies being written, removed if SIGINT, SIGTERM or SIGHUP ends
+// the process (unlink is async-signal-safe; the paths are fixed buffers).
+namespace partials {
+constexpr int kSlots = 16;
+char paths[kSlots][4096];
+volatile std::sig_atomic_t used[kSlots];
+std::mutex mutex;
+
+extern "C" void on_signal(int sig) {
+  for (int i = 0; i < kSlots; ++i)
+    if (used[i]) ::unlink(paths[i]);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+int add(const std::string& path) {
+  static const bool installed = [] {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      if (std::signal(sig, on_signal) == SIG_IGN) std::signal(sig, SIG_IGN);  // keep an ignored signal ignored
+    return true;
+  }();
+  (void)installed;
+  std::lock_guard<std::mutex> g(mutex);
+  if (path.size() >= sizeof paths[0]) return -1;
+  for (int i = 0; i < kSlots; ++i)
+    if (!used[i]) {
+      std::memcpy(paths[i], path.c_str(), path.size() + 1);
+      used[i] = 1;
+      return i;
+    }
+  return -1;
+}
+void remove(int slot) {
+  if (slot < 0) return;
+  std::lock_guard<std::mutex> g(mutex);
+  used[slot] = 0;
+}
+}  // namespace partials
+
+// Holding the lock, every other private copy of `file` belongs to a writer
+// that died (writers hold the lock until they publish): remove them.
+void remove_stale_partials(const std::string& file) {
+  const fs::path p(file);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string prefix = p.filename().string() + ".partial-";
+  const std::string mine = prefix + std::to_string(::getpid());
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name != mine) fs::remove(e.path(), ec);
+  }
+}
 
 struct RunWriter::Impl {
   std::unique_ptr<WriterLock> lock;  // first member: released last
   std::string file, partial;
+  int signal_slot = -1;
   std::size_t budget;
   h5::File h5file;
   h5::Group run, results;
@@ -181,16 +268,35 @@ struct RunWriter::Impl {
   }
 };
 
-RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, std::size_t event_buffer)
+void check_new_run(const std::string& file, const std::string& id) {
+  check_id(id);
+  if (!fs::exists(file)) return;
+  try {
+    h5::File existing = h5::File::open(file, false);
+    h5::Group root = existing.root();
+    check_store(root, file);
+    if (root.has("runs") && root.open_group("runs").has(id))
+      throw StoreError("'" + file + "' already has a run '" + id + "'");
+  } catch (const h5::Error& e) {
+    throw StoreError(e.what());
+  }
+}
+
+RunWriter::RunWriter(const std::string& file, const RunInfo& info, std::size_t event_buffer)
+    : RunWriter(file, info, WriterOptions{event_buffer, 60, {}}) {}
+
+RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const WriterOptions& options)
     : impl_(std::make_unique<Impl>()) {
   RunInfo info = info_in;
   check_id(info.id);
   if (info.utc_time.empty()) info.utc_time = utc_now();
   Impl& m = *impl_;
   m.file = file;
-  m.lock = std::make_unique<WriterLock>(file);
+  m.lock = std::make_unique<WriterLock>(file, options);
+  remove_stale_partials(file);
   m.partial = file + ".partial-" + std::to_string(::getpid());
-  m.budget = std::max<std::size_t>(event_buffer, 1);
+  m.signal_slot = partials::add(m.partial);
+  m.budget = std::max<std::size_t>(options.event_buffer, 1);
   try {
     if (fs::exists(file)) {
       {
@@ -225,14 +331,17 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, std::size_
   } catch (const h5::Error& e) {
     std::error_code ec;
     fs::remove(m.partial, ec);
+    partials::remove(m.signal_slot);
     throw StoreError(e.what());
   } catch (const fs::filesystem_error& e) {
     std::error_code ec;
     fs::remove(m.partial, ec);
+    partials::remove(m.signal_slot);
     throw StoreError(std::string("cannot copy '") + file + "': " + e.what());
   } catch (...) {
     std::error_code ec;
     fs::remove(m.partial, ec);
+    partials::remove(m.signal_slot);
     throw;
   }
 }
@@ -242,10 +351,12 @@ RunWriter::RunWriter(RunWriter&&) noexcept = default;
 RunWriter::~RunWriter() {
   if (!impl_ || impl_->finished) return;
   std::string partial = impl_->partial;
+  const int slot = impl_->signal_slot;
   std::unique_ptr<WriterLock> lock = std::move(impl_->lock);  // released after the copy is gone
   impl_.reset();  // closes every handle first
   std::error_code ec;
   fs::remove(partial, ec);
+  partials::remove(slot);
 }
 
 void RunWriter::add_repetition(const Repetition& r) { impl_->reps->append(&r, 1); }
@@ -301,13 +412,18 @@ void RunWriter::finish() {
   }
   // Close everything, make the copy durable, then publish it in one rename.
   std::string file = m.file, partial = m.partial;
+  const int slot = m.signal_slot;
   m.finished = true;
   std::unique_ptr<WriterLock> lock = std::move(m.lock);  // held until the file is published
   impl_.reset();
   fsync_path(partial);
   std::error_code ec;
   fs::rename(partial, file, ec);
-  if (ec) throw StoreError("cannot replace '" + file + "': " + ec.message());
+  partials::remove(slot);
+  if (ec) {
+    fs::remove(partial, ec);
+    throw StoreError("cannot replace '" + file + "': " + ec.message());
+  }
   fs::path dir = fs::path(file).parent_path();
   fsync_path(dir.empty() ? "." : dir.string());
 }

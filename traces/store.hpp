@@ -103,6 +103,20 @@ void set_text(char (&field)[N], const std::string& s) {
   for (std::size_t i = 0; i < N; ++i) field[i] = i < n ? s[i] : '\0';
 }
 
+// How a writer waits for another writer of the same file (writers take
+// turns on FILE.lock): up to wait_seconds, calling on_wait once when it
+// starts waiting; then StoreError naming the file.
+struct WriterOptions {
+  std::size_t event_buffer = 1 << 20;  // events held in memory before a flush
+  double wait_seconds = 60;
+  std::function<void(const std::string&)> on_wait;
+};
+
+// Throws StoreError when FILE exists and is not a tilelab store of this
+// schema version, or already has a run `id`: lets a command refuse a
+// duplicate id before it does the work.
+void check_new_run(const std::string& file, const std::string& id);
+
 // Writes one run.  Events stream: they are buffered per wave up to a fixed
 // budget and written as per-wave segments, so memory stays bounded and one
 // wave's events read back without scanning the whole trace.
@@ -112,6 +126,7 @@ class RunWriter {
   // file is not a tilelab store of this schema version or the id is taken.
   // event_buffer: events held in memory before a flush (bounds memory).
   RunWriter(const std::string& file, const RunInfo& info, std::size_t event_buffer = 1 << 20);
+  RunWriter(const std::string& file, const RunInfo& info, const WriterOptions& options);
   RunWriter(RunWriter&&) noexcept;
   ~RunWriter();  // without finish(): the run is discarded, the file untouched
   void add_repetition(const Repetition& r);

@@ -32,6 +32,11 @@ PY
 )"
 run runs list "$tmp/a.h5"
 contains "sim run stored" "sim-gemm_bf16-gfx950" "$out"
+check "no lock file left" "no" "$([ -e "$tmp/a.h5.lock" ] && echo yes || echo no)"
+run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --out "$tmp/a.h5"
+check "duplicate run id exit" 1 "$rc"
+check "duplicate run id refused before the run" "" "$out"
+contains "duplicate run id message" "error: '$tmp/a.h5' already has a run 'sim-gemm_bf16-gfx950'" "$err"
 run sim rmsnorm_bf16 --functional --arch gfx942
 check "sim rmsnorm exit" 0 "$rc"
 contains "sim rmsnorm smallest shape" "rmsnorm_bf16 on gfx942, rows=7,hidden=8, seed 1" "$out"

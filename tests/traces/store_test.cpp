@@ -209,6 +209,54 @@ TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
   b.id = "after";
   write_synthetic(path("t.h5"), b);
   EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), (std::vector<std::string>{"sim-0", "after"}));
+  // ... and removes the dead writer's private copy; no lock file outlives the writers.
+  EXPECT_FALSE(fs::exists(partial));
+  EXPECT_FALSE(fs::exists(path("t.h5") + ".lock"));
+}
+
+// SIGINT, SIGTERM and SIGHUP remove the writer's private copy.
+TEST_F(Store, InterruptedWriterRemovesItsCopy) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      traces::RunInfo info;
+      info.id = "interrupted";
+      traces::RunWriter w(path("t.h5"), info, 1000);
+      for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
+                                                   static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
+    }
+    const std::string partial = path("t.h5") + ".partial-" + std::to_string(child);
+    for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
+    ASSERT_TRUE(fs::exists(partial));
+    kill(child, sig);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << sig;
+    EXPECT_FALSE(fs::exists(partial)) << "signal " << sig;
+  }
+  EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), std::vector<std::string>{"sim-0"});
+}
+
+// A second writer says it waits, and gives up after its wait with one line.
+TEST_F(Store, WaitingForTheLockSaysSoAndTimesOut) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  traces::RunInfo first;
+  first.id = "first";
+  traces::RunWriter holder(path("t.h5"), first);
+  std::string notice;
+  traces::WriterOptions o;
+  o.wait_seconds = 0.2;
+  o.on_wait = [&](const std::string& n) { notice = n; };
+  traces::RunInfo second;
+  second.id = "second";
+  const std::string e = error_of([&] { traces::RunWriter w(path("t.h5"), second, o); });
+  EXPECT_EQ(notice, "waiting for another writer of '" + path("t.h5") + "' to finish");
+  EXPECT_EQ(e, "'" + path("t.h5") + "' is being written by another process; waited 0.2 s (--wait SECONDS waits longer)");
+  // A duplicate id is refused before any work, by check_new_run.
+  EXPECT_EQ(error_of([&] { traces::check_new_run(path("t.h5"), "sim-0"); }), "'" + path("t.h5") + "' already has a run 'sim-0'");
+  EXPECT_EQ(error_of([&] { traces::check_new_run(path("t.h5"), "fresh"); }), "no error");
 }
 
 TEST_F(Store, BadFilesGetOneClearLine) {

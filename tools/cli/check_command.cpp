@@ -137,7 +137,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
   info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
   info.config_json = to_json(spec, r);
-  traces::RunWriter w(file, info);
+  traces::RunWriter w(file, info, store_writer_options());
   for (const auto& a : r.accesses) {
     traces::LdsRecord l{};
     traces::set_text(l.site, a.what);
@@ -172,18 +172,22 @@ int run_check(const std::vector<std::string>& args) {
       "of the checks finds a problem.\n"
       "--json prints one JSON object per kernel per line; --summary one table row per\n"
       "kernel; --record adds each check to an HDF5 trace store as a design run\n"
-      "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>).\n"
+      "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>); --wait SECONDS\n"
+      "(default 60) is how long it waits for another writer of the store.\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("json", "")("summary", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
-      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "");
+      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("check", args, opts, vm, status, &pos)) return status;
+  if (!(vm["wait"].as<double>() >= 0)) return usage_error("check", "--wait SECONDS must not be negative");
+  set_store_wait(vm["wait"].as<double>());
   if (vm.count("help")) {
     std::cout << help;
     return kOk;

@@ -1,5 +1,7 @@
 #include "tools/cli/design_run.hpp"
 
+#include <iostream>
+
 #include <unistd.h>
 
 #include <sstream>
@@ -55,4 +57,17 @@ std::vector<long long> parse_shape(const std::string& text) {
   }
   return v;
 }
+namespace {
+double store_wait_seconds = 60;
+}
+
+void set_store_wait(double seconds) { store_wait_seconds = seconds; }
+
+traces::WriterOptions store_writer_options() {
+  traces::WriterOptions o;
+  o.wait_seconds = store_wait_seconds;
+  o.on_wait = [](const std::string& what) { std::cerr << "note: " << what << " (up to --wait seconds)\n"; };
+  return o;
+}
+
 }  // namespace tilelab::cli

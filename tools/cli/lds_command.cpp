@@ -39,7 +39,8 @@ const char* const kHelp =
     "  --json            one JSON object instead of tables\n"
     "  --record FILE     (layout form) also add the check to an HDF5 trace store as a\n"
     "                    design run: one LDS row per instruction, the counter total\n"
-    "  --run-id ID       the run's id in FILE (default: design-<inst>)\n\n"
+    "  --run-id ID       the run's id in FILE (default: design-<inst>)\n"
+    "  --wait SECONDS    how long --record waits for another writer of FILE (default 60)\n\n"
     "exit status: 0 success, 1 the analysis failed (e.g. a misaligned address), 2 usage error.\n";
 
 std::vector<std::uint32_t> read_addresses(const std::string& path) {
@@ -105,7 +106,7 @@ void record(const std::string& file, const std::string& run_id, const arch::Arch
   info.config_json = "{\"inst\":" + json_string(ins.name) + ",\"thr\":" + json_string(tv_args[0]) +
                      ",\"val\":" + json_string(tv_args[1]) + ",\"smem\":" + json_string(smem_text) +
                      ",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
-  traces::RunWriter w(file, info);
+  traces::RunWriter w(file, info, store_writer_options());
   for (std::size_t i = 0; i < rep.analyses.size(); ++i) {
     traces::LdsRecord l{};
     traces::set_text(l.site, "wave " + std::to_string(rep.instructions[i].wave) + " inst " +
@@ -196,10 +197,13 @@ int run_lds(const std::vector<std::string>& args) {
       "inst", po::value<std::string>(), "")("addresses", po::value<std::string>(), "")(
       "mask", po::value<std::string>(), "")("tv", po::value<std::vector<std::string>>()->multitoken(), "")(
       "smem", po::value<std::string>(), "")("elem-bytes", po::value<int>(), "")("tile", po::value<std::string>(), "")(
-      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "");
+      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "wait", po::value<double>()->default_value(60), "");
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("lds", args, opts, vm, status)) return status;
+  if (!(vm["wait"].as<double>() >= 0)) return usage_error("lds", "--wait SECONDS must not be negative");
+  set_store_wait(vm["wait"].as<double>());
   if (vm.count("help")) {
     std::cout << kHelp;
     return kOk;

@@ -136,7 +136,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   std::snprintf(cfg, sizeof cfg, "{\"max_rel_error\":%.9g,\"tolerance\":%.9g,\"pass\":%s}", r.max_rel_error,
                 r.tolerance, r.pass ? "true" : "false");
   info.config_json = cfg;
-  traces::RunWriter w(file, info);
+  traces::RunWriter w(file, info, store_writer_options());
   std::uint64_t conflicts = 0;
   for (const auto& s : r.stats.lds_sites) {
     traces::LdsRecord l{};
@@ -239,6 +239,8 @@ int run_sim(const std::vector<std::string>& args) {
       "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"
       "With --functional as well, a wrong result fails the run.\n"
       "\n"
+      "--wait SECONDS (default 60): how long --out waits for another writer of the\n"
+      "store; a run id the store already has is refused before the run.\n"
       "--max-wave-instructions N (default 16777216, 2^24): a wave that executes more\n"
       "stops the run with one line naming it and the pc where it spins (an endless\n"
       "loop); nothing is stored.\n"
@@ -251,12 +253,15 @@ int run_sim(const std::vector<std::string>& args) {
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
-      "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "");
+      "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("sim", args, opts, vm, status, &pos)) return status;
+  if (!(vm["wait"].as<double>() >= 0)) return usage_error("sim", "--wait SECONDS must not be negative");
+  set_store_wait(vm["wait"].as<double>());
   if (vm.count("help")) {
     std::cout << help;
     return kOk;
@@ -285,6 +290,11 @@ int run_sim(const std::vector<std::string>& args) {
       };
       for (const auto& s : spec.example_shapes)
         if (size(s) < size(shape)) shape = s;
+    }
+    if (vm.count("out")) {  // a run id already in the store is refused before the work, not after
+      const std::string id = vm["run-id"].as<std::string>();
+      traces::check_new_run(vm["out"].as<std::string>(),
+                            !id.empty() ? id : (vm.count("timing") ? "timing-" : "sim-") + spec.name + "-" + arch_name);
     }
     if (vm.count("timing")) return run_timed(spec, a, shape, vm);
     const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();

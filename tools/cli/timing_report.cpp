@@ -199,7 +199,7 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
       << ",\"pass\":" << (f.pass ? "true" : "false") << ",\"hazards\":" << r.hazard_count
       << ",\"events_dropped\":" << r.events_dropped << "}";
   info.config_json = cfg.str();
-  traces::RunWriter w(file, info);
+  traces::RunWriter w(file, info, store_writer_options());
 
   // Names behind the events' small ids: opcodes by instruction mnemonic.
   std::vector<std::string> opcodes;
