@@ -115,6 +115,11 @@ Group Group::open_group(const std::string& name) const {
                path_ + "/" + name);
 }
 
+void Group::link_external(const std::string& name, const std::string& file, const std::string& object) const {
+  check(H5Lcreate_external(file.c_str(), object.c_str(), id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+        "cannot link " + path_ + "/" + name + " to " + file);
+}
+
 static herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* out) {
   static_cast<std::vector<std::string>*>(out)->push_back(name);
   return 0;

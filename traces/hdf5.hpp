@@ -49,6 +49,9 @@ class Group {
   bool has(const std::string& name) const;
   Group create_group(const std::string& name) const;
   Group open_group(const std::string& name) const;
+  // A link `name` to the object `object` of another file (a path relative to
+  // this file's folder, which HDF5 searches when it follows the link).
+  void link_external(const std::string& name, const std::string& file, const std::string& object) const;
   std::vector<std::string> children() const;  // in creation order where tracked, else by name
 
   bool has_attribute(const std::string& name) const;

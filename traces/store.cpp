@@ -243,7 +243,9 @@ void remove_stale_partials(const std::string& file) {
 
 struct RunWriter::Impl {
   std::unique_ptr<WriterLock> lock;  // first member: released last
-  std::string file, partial;
+  std::string file;                  // the store (the index of runs)
+  std::string id;
+  std::string run_file, partial;     // this run's own file, and the name it is written under
   int signal_slot = -1;
   std::size_t budget;
   h5::File h5file;
@@ -267,6 +269,33 @@ struct RunWriter::Impl {
     pending_events = 0;
   }
 };
+
+// The folder beside the store that holds its runs' files, and a run's file
+// name as the index links it (relative: the store moves with its folder).
+std::string runs_folder(const std::string& file) { return file + ".runs"; }
+std::string run_link_target(const std::string& file, const std::string& id) {
+  return fs::path(runs_folder(file)).filename().string() + "/" + id + ".h5";
+}
+
+// Holding the lock: run files of the folder that the index does not link
+// belong to writers that died between writing a run and publishing it.
+void remove_unlinked_runs(const std::string& file) {
+  const std::string folder = runs_folder(file);
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return;
+  std::vector<std::string> linked;
+  if (fs::exists(file)) {
+    h5::File index = h5::File::open(file, false);
+    h5::Group root = index.root();
+    if (root.has("runs")) linked = root.open_group("runs").children();
+  }
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool complete = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
+    if (complete && std::find(linked.begin(), linked.end(), name.substr(0, name.size() - 3)) != linked.end()) continue;
+    fs::remove(e.path(), ec);
+  }
+}
 
 void check_new_run(const std::string& file, const std::string& id) {
   check_id(id);
@@ -292,31 +321,23 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const Writ
   if (info.utc_time.empty()) info.utc_time = utc_now();
   Impl& m = *impl_;
   m.file = file;
+  m.id = info.id;
   m.lock = std::make_unique<WriterLock>(file, options);
-  remove_stale_partials(file);
-  m.partial = file + ".partial-" + std::to_string(::getpid());
-  m.signal_slot = partials::add(m.partial);
   m.budget = std::max<std::size_t>(options.event_buffer, 1);
   try {
-    if (fs::exists(file)) {
-      {
-        h5::File existing = h5::File::open(file, false);
-        h5::Group root = existing.root();
-        check_store(root, file);
-        if (root.has("runs") && root.open_group("runs").has(info.id))
-          throw StoreError("'" + file + "' already has a run '" + info.id + "'");
-      }
-      fs::copy_file(file, m.partial, fs::copy_options::overwrite_existing);
-      m.h5file = h5::File::open(m.partial, true);
-    } else {
-      m.h5file = h5::File::create(m.partial);
-      h5::Group root = m.h5file.root();
-      root.set("tilelab_schema_version", kSchemaVersion);
-      root.set("schema", std::string("tilelab trace store; see traces/SCHEMA.md"));
-    }
+    check_new_run(file, info.id);
+    remove_stale_partials(file);
+    remove_unlinked_runs(file);
+    fs::create_directories(runs_folder(file));
+    m.run_file = runs_folder(file) + "/" + info.id + ".h5";
+    m.partial = m.run_file + ".partial-" + std::to_string(::getpid());
+    m.signal_slot = partials::add(m.partial);
+    // The run is written into its own file: its cost is the run's, whatever the store holds.
+    m.h5file = h5::File::create(m.partial);
     h5::Group root = m.h5file.root();
-    h5::Group runs = root.has("runs") ? root.open_group("runs") : root.create_group("runs");
-    m.run = runs.create_group(info.id);
+    root.set("tilelab_schema_version", kSchemaVersion);
+    root.set("schema", std::string("one run of a tilelab trace store; see traces/SCHEMA.md"));
+    m.run = root.create_group("run");
     m.run.set("complete", std::int64_t{0});
     std::vector<std::string> values = provenance_values(info);
     for (std::size_t i = 0; i < values.size(); ++i) m.run.set(kProvenance[i], values[i]);
@@ -328,21 +349,20 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const Writ
     m.segments = std::make_unique<h5::TableWriter>(m.run, "event_segments", m.segment_t, sizeof(SegmentRecord), 4096);
     m.lds = std::make_unique<h5::TableWriter>(m.run, "lds", m.lds_t, sizeof(LdsRecord), 1024);
     m.counters = std::make_unique<h5::TableWriter>(m.run, "counters", m.counter_t, sizeof(CounterRecord), 1024);
-  } catch (const h5::Error& e) {
-    std::error_code ec;
-    fs::remove(m.partial, ec);
-    partials::remove(m.signal_slot);
-    throw StoreError(e.what());
-  } catch (const fs::filesystem_error& e) {
-    std::error_code ec;
-    fs::remove(m.partial, ec);
-    partials::remove(m.signal_slot);
-    throw StoreError(std::string("cannot copy '") + file + "': " + e.what());
   } catch (...) {
+    const std::string partial = m.partial;
+    const int slot = m.signal_slot;
+    impl_.reset();  // closes every handle, then the lock goes
     std::error_code ec;
-    fs::remove(m.partial, ec);
-    partials::remove(m.signal_slot);
-    throw;
+    if (!partial.empty()) fs::remove(partial, ec);
+    partials::remove(slot);
+    try {
+      throw;
+    } catch (const h5::Error& e) {
+      throw StoreError(e.what());
+    } catch (const fs::filesystem_error& e) {
+      throw StoreError("cannot write beside '" + file + "': " + e.what());
+    }
   }
 }
 
@@ -410,20 +430,51 @@ void RunWriter::finish() {
   } catch (const h5::Error& e) {
     throw StoreError(e.what());
   }
-  // Close everything, make the copy durable, then publish it in one rename.
-  std::string file = m.file, partial = m.partial;
-  const int slot = m.signal_slot;
+  // Close the run's file, make it durable and give it its name; then publish
+  // a new index that links it, in one rename.  A kill before that rename
+  // leaves the store as it was (the next writer removes the unlinked file).
+  const std::string file = m.file, id = m.id, run_partial = m.partial, run_file = m.run_file;
+  const int run_slot = m.signal_slot;
   m.finished = true;
-  std::unique_ptr<WriterLock> lock = std::move(m.lock);  // held until the file is published
+  std::unique_ptr<WriterLock> lock = std::move(m.lock);  // held until the index is published
   impl_.reset();
-  fsync_path(partial);
+  fsync_path(run_partial);
   std::error_code ec;
-  fs::rename(partial, file, ec);
-  partials::remove(slot);
+  fs::rename(run_partial, run_file, ec);
+  partials::remove(run_slot);
   if (ec) {
-    fs::remove(partial, ec);
-    throw StoreError("cannot replace '" + file + "': " + ec.message());
+    fs::remove(run_partial, ec);
+    throw StoreError("cannot write '" + run_file + "': " + ec.message());
   }
+  fsync_path(runs_folder(file));
+  const std::string index_partial = file + ".partial-" + std::to_string(::getpid());
+  const int index_slot = partials::add(index_partial);
+  try {
+    {
+      h5::File index;
+      if (fs::exists(file)) {
+        fs::copy_file(file, index_partial, fs::copy_options::overwrite_existing);
+        index = h5::File::open(index_partial, true);
+      } else {
+        index = h5::File::create(index_partial);
+        h5::Group root = index.root();
+        root.set("tilelab_schema_version", kSchemaVersion);
+        root.set("schema", std::string("tilelab trace store; see traces/SCHEMA.md"));
+      }
+      h5::Group root = index.root();
+      h5::Group runs = root.has("runs") ? root.open_group("runs") : root.create_group("runs");
+      runs.link_external(id, run_link_target(file, id), "/run");
+      index.flush();
+    }
+    fsync_path(index_partial);
+    fs::rename(index_partial, file);
+  } catch (const std::exception& e) {
+    fs::remove(index_partial, ec);
+    fs::remove(run_file, ec);
+    partials::remove(index_slot);
+    throw StoreError("cannot publish the run in '" + file + "': " + e.what());
+  }
+  partials::remove(index_slot);
   fs::path dir = fs::path(file).parent_path();
   fsync_path(dir.empty() ? "." : dir.string());
 }
@@ -434,6 +485,7 @@ void RunWriter::finish() {
 
 struct Reader::Impl {
   std::string file;
+  std::int64_t version = 0;
   h5::File h5file;
   h5::Group runs;
   bool has_runs = false;
@@ -445,7 +497,14 @@ struct Reader::Impl {
         for (const std::string& r : runs.children()) known += (known.empty() ? "" : ", ") + r;
       throw StoreError("no run '" + id + "' in '" + file + "'" + (known.empty() ? " (it has no runs)" : " (runs: " + known + ")"));
     }
-    return runs.open_group(id);
+    try {
+      return runs.open_group(id);
+    } catch (const h5::Error& e) {
+      const std::string own = file + ".runs/" + id + ".h5";
+      if (version >= 2 && !fs::exists(own))  // the run's own file is gone
+        throw StoreError("run '" + id + "' of '" + file + "' is stored in '" + own + "', which is missing");
+      throw StoreError("'" + file + "': " + e.what());
+    }
   }
 };
 
@@ -456,6 +515,7 @@ Reader::Reader(const std::string& file) : impl_(std::make_unique<Impl>()) {
     impl_->h5file = h5::File::open(file, false);
     h5::Group root = impl_->h5file.root();
     check_store(root, file);
+    impl_->version = root.get_int("tilelab_schema_version");
     impl_->has_runs = root.has("runs");
     if (impl_->has_runs) impl_->runs = root.open_group("runs");
   } catch (const h5::Error& e) {

@@ -1,6 +1,8 @@
 // The tilelab trace store: runs (design checks, simulations, hardware runs)
-// with their provenance, results and traces in one HDF5 file, schema v1
-// (traces/SCHEMA.md).  Plain records in, plain records out; nothing here
+// with their provenance, results and traces, schema v2 (traces/SCHEMA.md):
+// FILE is an HDF5 file whose /runs/<id> link to the runs' own files in
+// FILE.runs/, so that opening FILE shows every run and adding one costs what
+// the run costs.  Plain records in, plain records out; nothing here
 // depends on the rest of tilelab.
 //
 // Safety: a run is written into a private copy of the file, which replaces
@@ -21,7 +23,9 @@
 
 namespace tilelab::traces {
 
-constexpr std::int64_t kSchemaVersion = 1;
+// 2: each run in its own file beside the store, linked from it (external
+// links); 1: runs inside the store's file.  Both are read.
+constexpr std::int64_t kSchemaVersion = 2;
 
 class StoreError : public std::runtime_error {
  public:

@@ -24,7 +24,9 @@ def walk(f):
         for k, v in obj.attrs.items():
             if k != "utc_time":
                 out[name + "@" + k] = np.asarray(v).tobytes()
-    f.visititems(visit)
+    for run in f["runs"]:  # each run lives in its own file, behind an external link
+        f["runs"][run].visititems(lambda n, o, run=run: visit(run + "/" + n, o))
+        visit(run, f["runs"][run])
     return out
 a, b = (walk(h5py.File(p, "r")) for p in sys.argv[1:3])
 print("same" if a == b and len(a) > 5 else "differ")
@@ -84,7 +86,9 @@ def walk(f):
         for k, v in obj.attrs.items():
             if k != "utc_time":
                 out[name + "@" + k] = np.asarray(v).tobytes()
-    f.visititems(visit)
+    for run in f["runs"]:  # each run lives in its own file, behind an external link
+        f["runs"][run].visititems(lambda n, o, run=run: visit(run + "/" + n, o))
+        visit(run, f["runs"][run])
     return out
 a, b = (walk(h5py.File(p, "r")) for p in sys.argv[1:3])
 print("same" if a == b and len(a) > 5 else "differ")

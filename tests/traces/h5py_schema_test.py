@@ -28,9 +28,18 @@ def check(cond, what):
         failures.append(what)
 
 with h5py.File(path, "r") as f:
-    check(f.attrs["tilelab_schema_version"] == 1, "schema version 1")
+    check(f.attrs["tilelab_schema_version"] == 2, "schema version 2")
     runs = list(f["runs"])
     check(runs == ["sim-0", "hw-0"], f"runs in order: {runs}")
+    # Each run is an external link to the group /run of its own file, FILE.runs/<id>.h5.
+    import os
+    for r in runs:
+        link = f["runs"].get(r, getlink=True)
+        check(isinstance(link, h5py.ExternalLink), f"run {r} is an external link")
+        check(link.filename == os.path.basename(path) + ".runs/" + r + ".h5" and link.path == "/run",
+              f"run {r} links {link.filename}:{link.path}")
+        with h5py.File(os.path.join(os.path.dirname(path) or ".", link.filename), "r") as own:
+            check(own.attrs["tilelab_schema_version"] == 2 and "run" in own, f"run {r}'s own file")
     run = f["runs/sim-0"]
     for a in documented("### Attributes (provenance)"):
         check(a in run.attrs, f"run attribute {a}")

@@ -133,12 +133,17 @@ TEST_F(Store, AppendingKeepsEarlierRunsAndTheSameInputsGiveTheSameBytes) {
             "'" + path("t.h5") + "' already has a run 'sim-0'");
   write_synthetic(path("u.h5"), a);
   write_synthetic(path("u.h5"), b);
-  std::ifstream x(path("t.h5"), std::ios::binary), y(path("u.h5"), std::ios::binary);
-  std::string bx((std::istreambuf_iterator<char>(x)), {}), by((std::istreambuf_iterator<char>(y)), {});
-  ASSERT_EQ(bx.size(), by.size());
-  auto diff = std::mismatch(bx.begin(), bx.end(), by.begin());
-  EXPECT_TRUE(diff.first == bx.end()) << "files differ first at byte " << (diff.first - bx.begin());
-  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".partial"), std::string::npos);
+  // Each run's file is the same bytes in both stores.
+  for (const char* run : {"sim-0", "hw-0"}) {
+    std::ifstream x(path("t.h5.runs/") + run + ".h5", std::ios::binary), y(path("u.h5.runs/") + run + ".h5", std::ios::binary);
+    std::string bx((std::istreambuf_iterator<char>(x)), {}), by((std::istreambuf_iterator<char>(y)), {});
+    ASSERT_EQ(bx.size(), by.size()) << run;
+    ASSERT_GT(bx.size(), 1000u) << run;
+    auto diff = std::mismatch(bx.begin(), bx.end(), by.begin());
+    EXPECT_TRUE(diff.first == bx.end()) << run << ": files differ first at byte " << (diff.first - bx.begin());
+  }
+  EXPECT_EQ(traces::Reader(path("u.h5")).run_ids(), r.run_ids());
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".partial"), std::string::npos);
 }
 
 TEST_F(Store, AbandonedWriterLeavesTheFileAlone) {
@@ -151,8 +156,10 @@ TEST_F(Store, AbandonedWriterLeavesTheFileAlone) {
   }  // destroyed without finish()
   traces::Reader r(path("t.h5"));
   EXPECT_EQ(r.run_ids(), std::vector<std::string>{"sim-0"});
-  for (const auto& e : fs::directory_iterator(dir_))  // the file and its writers' lock file, nothing half-written
-    EXPECT_TRUE(e.path().filename() == "t.h5" || e.path().filename() == "t.h5.lock") << e.path();
+  // The store, its runs' folder with the one finished run: nothing half-written, no lock left.
+  for (const auto& e : fs::recursive_directory_iterator(dir_))
+    EXPECT_TRUE(e.path() == path("t.h5") || e.path() == path("t.h5.runs") || e.path() == path("t.h5.runs/sim-0.h5"))
+        << e.path();
 }
 
 // Writers in several processes take turns: every run lands.
@@ -193,11 +200,11 @@ TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
     for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
                                                  static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
   }
-  // Wait until the child is writing events into its private copy, then kill it.
-  std::string partial = path("t.h5") + ".partial-" + std::to_string(child);
+  // Wait until the child is writing events into its run's private file, then kill it.
+  std::string partial = path("t.h5.runs/killed.h5") + ".partial-" + std::to_string(child);
   for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
-  ASSERT_TRUE(fs::exists(partial));
   kill(child, SIGKILL);
+  ASSERT_TRUE(fs::exists(partial));
   int status = 0;
   waitpid(child, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
@@ -227,8 +234,9 @@ TEST_F(Store, InterruptedWriterRemovesItsCopy) {
       for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
                                                    static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
     }
-    const std::string partial = path("t.h5") + ".partial-" + std::to_string(child);
+    const std::string partial = path("t.h5.runs/interrupted.h5") + ".partial-" + std::to_string(child);
     for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
+    if (!fs::exists(partial)) kill(child, SIGKILL);  // never leave the child running
     ASSERT_TRUE(fs::exists(partial));
     kill(child, sig);
     int status = 0;
@@ -279,7 +287,7 @@ TEST_F(Store, BadFilesGetOneClearLine) {
     H5Fclose(f);
   }
   EXPECT_EQ(error_of([&] { traces::Reader(path("future.h5")); }),
-            "'" + path("future.h5") + "' uses trace schema v7, newer than this tilelab (v1); update tilelab to read it");
+            "'" + path("future.h5") + "' uses trace schema v7, newer than this tilelab (v2); update tilelab to read it");
   // A plain HDF5 file that is not a store.
   H5Fclose(H5Fcreate(path("plain.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   EXPECT_EQ(error_of([&] { traces::Reader(path("plain.h5")); }),
@@ -295,23 +303,29 @@ TEST_F(Store, DamagedFilesAreRefusedNotCrashedOn) {
   s.waves = 4;
   s.events_per_wave = 2000;
   write_synthetic(path("good.h5"), s);
-  std::ifstream in(path("good.h5"), std::ios::binary);
-  std::string good((std::istreambuf_iterator<char>(in)), {});
+  // Damage the store's index (even trials) or the run's own file (odd trials).
+  const std::string files[2] = {path("good.h5"), path("good.h5.runs/sim-0.h5")};
+  std::string good[2];
+  for (int f = 0; f < 2; ++f) {
+    std::ifstream in(files[f], std::ios::binary);
+    good[f] = std::string((std::istreambuf_iterator<char>(in)), {});
+  }
   std::mt19937 rng(5);
   int refused = 0, read = 0;
   const char* env = std::getenv("TILELAB_DAMAGE_TRIALS");  // a longer run: e.g. 5000
   const int trials = env ? std::atoi(env) : 150;
   for (int trial = 0; trial < trials; ++trial) {
-    std::string bad = good;
+    const int f = trial % 2;
+    std::string bad = good[f];
     if (trial % 3 == 0) {
       bad.resize(rng() % bad.size());
     } else {
       for (int k = 0; k < 1 + trial % 8; ++k) bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
     }
-    std::string p = path("bad.h5");
-    std::ofstream(p, std::ios::binary | std::ios::trunc) << bad;
+    std::ofstream(files[f], std::ios::binary | std::ios::trunc) << bad;
+    std::ofstream(files[1 - f], std::ios::binary | std::ios::trunc) << good[1 - f];
     try {
-      traces::Reader r(p);
+      traces::Reader r(files[0]);
       for (const std::string& id : r.run_ids()) {
         r.run(id);
         r.waves(id);
@@ -324,7 +338,7 @@ TEST_F(Store, DamagedFilesAreRefusedNotCrashedOn) {
     } catch (const traces::StoreError&) {
       ++refused;
     }
-    std::ifstream again(p, std::ios::binary);
+    std::ifstream again(files[f], std::ios::binary);
     std::string after((std::istreambuf_iterator<char>(again)), {});
     ASSERT_EQ(after, bad) << "a reader modified the file";
   }

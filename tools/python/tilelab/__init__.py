@@ -38,7 +38,7 @@ def load_run(path, run_id):
         return v.decode() if isinstance(v, bytes) else v.item() if hasattr(v, "item") else v
 
     with h5py.File(path, "r") as f:
-        if f.attrs.get("tilelab_schema_version", 0) > 1:
+        if f.attrs.get("tilelab_schema_version", 0) > 2:
             raise ValueError(f"'{path}' uses a newer trace schema than this tilelab reads")
         if run_id not in f.get("runs", {}):
             raise ValueError(f"no run '{run_id}' in '{path}'")
