@@ -11,6 +11,7 @@
 #include <csignal>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -283,18 +284,15 @@ void remove_unlinked_runs(const std::string& file) {
   const std::string folder = runs_folder(file);
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return;
-  std::vector<std::string> linked;
+  std::unordered_set<std::string> linked;
   if (fs::exists(file)) {
     h5::File index = h5::File::open(file, false);
     h5::Group root = index.root();
-    if (root.has("runs")) linked = root.open_group("runs").children();
+    if (root.has("runs"))
+      for (std::string& id : root.open_group("runs").children()) linked.insert(std::move(id) + ".h5");
   }
-  for (const auto& e : fs::directory_iterator(folder, ec)) {
-    const std::string name = e.path().filename().string();
-    const bool complete = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
-    if (complete && std::find(linked.begin(), linked.end(), name.substr(0, name.size() - 3)) != linked.end()) continue;
-    fs::remove(e.path(), ec);
-  }
+  for (const auto& e : fs::directory_iterator(folder, ec))
+    if (!linked.count(e.path().filename().string())) fs::remove(e.path(), ec);
 }
 
 void check_new_run(const std::string& file, const std::string& id) {

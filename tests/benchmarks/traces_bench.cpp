@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     w.finish();
   }
   double write_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  auto bytes = std::filesystem::file_size(file);
+  auto bytes = std::filesystem::file_size(file + ".runs/bench.h5");  // the run's own file
   Reader r(file);
   auto t1 = Clock::now();
   std::size_t got = r.wave_events("bench", waves / 2).size();
@@ -55,5 +55,6 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(events), waves, write_s, events / write_s / 1e6,
               static_cast<double>(bytes) / static_cast<double>(events), got, read_ms);
   std::filesystem::remove(file);
+  std::filesystem::remove_all(file + ".runs");
   return 0;
 }
