@@ -259,7 +259,14 @@ std::span<const std::uint8_t> CodeObject::code(const Kernel& k) const {
 CodeObject read_code_object(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open the file");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Bounded: AMD's largest code objects are a few MiB; /dev/zero must not fill memory.
+  constexpr std::size_t kMaxCodeObjectBytes = std::size_t{256} << 20;
+  std::vector<std::uint8_t> bytes;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), chunk, chunk + in.gcount());
+    if (bytes.size() > kMaxCodeObjectBytes) fail(path, "larger than 256 MiB: not a code object tilelab reads");
+  }
   if (in.bad()) fail(path, "cannot read the file");
   return parse_code_object(std::move(bytes), path);
 }

@@ -103,5 +103,8 @@ contains "dev zero message" "/dev/zero: line 1 is longer than 65536 characters" 
 run arch show /dev/zero
 check "arch dev zero exit" 1 "$rc"
 contains "arch dev zero message" "/dev/zero: larger than 1 MiB: not an architecture description" "$err"
+run disasm /dev/zero
+check "disasm dev zero exit" 1 "$rc"
+contains "disasm dev zero message" "/dev/zero: larger than 256 MiB: not a code object tilelab reads" "$err"
 
 finish "layout CLI"
