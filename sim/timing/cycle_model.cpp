@@ -398,7 +398,12 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   note(w, Reason::none, c);
   const std::uint64_t pc = e_.program().instructions[index].pc;
   const VectorUse& vu = it.vregs;
-  if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc) w.hazards->check(vu, pc, c, w.id, m_.hazards_);
+  if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc) {
+    const std::size_t before = m_.hazards_.size();
+    w.hazards->check(vu, pc, c, w.id, m_.hazards_);
+    m_.hazard_count_ += m_.hazards_.size() - before;
+    if (m_.hazards_.size() > 1000) m_.hazards_.resize(1000);  // the first thousand are kept, all are counted
+  }
 
   lines_.clear();
   lds_cycles_ = lds_conflicts_ = 0;
@@ -616,6 +621,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   started_ = std::chrono::steady_clock::now();
   result_ = TimingResult{};
   hazards_.clear();
+  hazard_count_ = 0;
   lds_idx_active_ = lds_conflicts_ = global_line_bytes_ = 0;
   unmodelled_lds_ = false;
   const std::vector<InstructionTiming> table = instruction_timing(e, arch_);
@@ -680,8 +686,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   }
   r.wave_instructions = instructions;
   r.per_instruction = per_instruction_;
-  r.hazard_count = hazards_.size();
-  r.hazards.assign(hazards_.begin(), hazards_.begin() + static_cast<long>(std::min<std::size_t>(hazards_.size(), 1000)));
+  r.hazard_count = hazard_count_;
+  r.hazards = hazards_;
 
   // Counters in AMD's names and units (docs/facts/hw-facts.md), summed over the CUs.
   std::uint64_t valu = 0, mfma = 0, salu = 0, smem = 0, vmem = 0, ldsn = 0, all = 0;
