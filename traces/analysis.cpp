@@ -168,6 +168,11 @@ PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostr
          std::to_string(cu) + "\"}}");
   }
   // Slices, wave by wave (so grouping merges one wave's consecutive instructions).
+  // On a wave's track the slices never overlap: an instruction's slice ends
+  // where the next one's first attempt begins; an operation still in flight
+  // then (a load, an MFMA) is drawn as an async slice from issue to
+  // completion, which Perfetto lays out on tracks of their own.
+  std::uint64_t async_id = 0;
   for (const auto& [wave, w] : by_wave) {
     std::vector<EventRecord> ev = r.wave_events(run, wave);
     for (std::size_t i = 0; i < ev.size(); i += st.group) {
@@ -177,6 +182,19 @@ PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostr
       for (std::size_t k = i; k < end; ++k) {
         finish = std::max(finish, ev[k].complete);
         stall += ev[k].stall;
+      }
+      if (end < ev.size()) {
+        const std::int64_t next_attempt = ev[end].issue - static_cast<std::int64_t>(ev[end].stall);
+        if (st.group == 1 && finish > next_attempt && next_attempt >= begin) {
+          std::ostringstream a;
+          a << "{\"ph\":\"b\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
+            << "\",\"id\":" << async_id << ",\"pid\":" << w.cu << ",\"tid\":" << wave << ",\"ts\":" << begin << "},\n"
+            << "{\"ph\":\"e\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
+            << "\",\"id\":" << async_id << ",\"pid\":" << w.cu << ",\"tid\":" << wave << ",\"ts\":" << finish << "}";
+          emit(a.str());
+          ++async_id;
+        }
+        if (next_attempt >= begin) finish = std::min(finish, next_attempt);
       }
       if (ev[i].stall > 0 && st.group == 1) {
         std::ostringstream s;

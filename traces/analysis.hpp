@@ -41,7 +41,9 @@ struct PerfettoStats {
 };
 
 // Chrome trace-event JSON (Perfetto opens it): a process per CU, a thread
-// per wave named by SIMD and slot, a slice per instruction and one per stall.
+// per wave named by SIMD and slot, a slice per instruction and one per stall
+// (never overlapping on a wave's track), and an async "in flight" slice from
+// issue to completion for an operation still running when the wave moves on.
 // A run with more than max_slices events is written with consecutive
 // instructions of a wave grouped into one slice, so the JSON stays loadable.
 PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& out,

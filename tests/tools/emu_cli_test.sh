@@ -105,6 +105,21 @@ ev = sum(len(run["events"][k]) for k in run["events"]) if isinstance(run["events
 print(n, ev > 1000)
 PY
 )"
+run export "$tmp/t.h5" t1 --perfetto "$tmp/t.json"
+check "timing perfetto exit" 0 "$rc"
+check "timing perfetto slices nest" "ok" "$(/usr/bin/python3 - "$tmp/t.json" <<'PY'
+import json, sys, collections
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+tracks = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X":
+        tracks[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+bad = sum(1 for s in tracks.values() for a, b in zip(sorted(s), sorted(s)[1:]) if a[1] > b[0])
+begins = sum(e["ph"] == "b" for e in ev)
+ends = sum(e["ph"] == "e" for e in ev)
+print("ok" if bad == 0 and begins == ends > 0 and len(tracks) == 8 else f"bad {bad} b {begins} e {ends} tracks {len(tracks)}")
+PY
+)"
 run sim gemm_bf16 --timing --shape 256,128,128 --json
 check "timing json" "True True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
 import json, sys

@@ -402,6 +402,17 @@ TEST_F(Store, PerfettoHasATrackPerWaveAndASlicePerInstruction) {
   EXPECT_EQ(count("\"cat\":\"instruction\""), 800);
   EXPECT_EQ(count("\"cat\":\"stall\""), 8 * 34);     // every third event stalls
   EXPECT_EQ(st.group, 1u);
+  // On each wave's track no two slices overlap; what is still in flight when
+  // the wave moves on is an async begin/end pair.
+  std::uint64_t in_flight = 0;
+  for (std::uint32_t w = 0; w < 8; ++w) {
+    const auto ev = r.wave_events("sim-0", w);
+    for (std::size_t i = 0; i + 1 < ev.size(); ++i)
+      in_flight += ev[i].complete > ev[i + 1].issue - static_cast<std::int64_t>(ev[i + 1].stall);
+  }
+  EXPECT_GT(in_flight, 0u);
+  EXPECT_EQ(count("\"ph\":\"b\""), static_cast<int>(in_flight));
+  EXPECT_EQ(count("\"ph\":\"e\""), static_cast<int>(in_flight));
   std::ostringstream grouped;
   st = traces::export_perfetto(r, "sim-0", grouped, 100);
   EXPECT_EQ(st.group, 8u);
