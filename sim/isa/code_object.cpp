@@ -134,7 +134,7 @@ Metadata read_metadata(llvm::StringRef blob, const std::string& path) {
   const std::string root_what = "metadata";
   const MetaMap root{&as_map(doc.getRoot(), path, "the metadata root"), path, root_what};
   Metadata md;
-  md.target = root.string("amdhsa.target");
+  md.target = root.string("amdhsa.target", false);  // absent in hand-written objects: e_flags say it
   const auto* ks = root.find("amdhsa.kernels");
   if (!ks || ks->getKind() != llvm::msgpack::Type::Array) fail(path, "metadata has no amdhsa.kernels array");
   for (const auto& kn : const_cast<llvm::msgpack::DocNode*>(ks)->getArray()) {
@@ -180,6 +180,25 @@ std::uint64_t file_offset(const std::vector<Section>& sections, std::uint64_t ad
 }
 
 std::uint32_t le32(const std::uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | static_cast<std::uint32_t>(p[3]) << 24; }
+
+// The target id a code object without amdhsa.target is for, from e_flags
+// (code object v4 and later): "amdgcn-amd-amdhsa--gfx950:sramecc+:xnack-",
+// a feature left out when the object works either way.
+std::string target_from_flags(const std::string& arch, unsigned flags) {
+  namespace elf = llvm::ELF;
+  std::string t = "amdgcn-amd-amdhsa--" + arch;
+  switch (flags & elf::EF_AMDGPU_FEATURE_SRAMECC_V4) {
+    case elf::EF_AMDGPU_FEATURE_SRAMECC_ON_V4: t += ":sramecc+"; break;
+    case elf::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4: t += ":sramecc-"; break;
+    default: break;
+  }
+  switch (flags & elf::EF_AMDGPU_FEATURE_XNACK_V4) {
+    case elf::EF_AMDGPU_FEATURE_XNACK_ON_V4: t += ":xnack+"; break;
+    case elf::EF_AMDGPU_FEATURE_XNACK_OFF_V4: t += ":xnack-"; break;
+    default: break;
+  }
+  return t;
+}
 
 KernelDescriptor read_descriptor(const std::uint8_t* p) {
   namespace kd = llvm::amdhsa;
@@ -330,11 +349,12 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
   }
   if (!have_text) fail(path, "no .text section");
   if (!have_note) fail(path, "no AMDGPU metadata note (not an AMDHSA code object?)");
-  co.target = md.target;
+  co.target = md.target.empty() ? target_from_flags(co.arch, obj.getELFFile().getHeader().e_flags) : md.target;
 
   // Symbols: each kernel's code and its descriptor.
   struct Sym {
     std::uint64_t address, size;
+    bool function;  // STT_FUNC: a kernel's (or a function's) entry, not a local label
   };
   std::vector<std::pair<std::string, Sym>> symbols;
   for (const auto& s : obj.symbols()) {
@@ -345,7 +365,11 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
       if (!addr) llvm::consumeError(addr.takeError());
       fail(path, "damaged symbol table");
     }
-    symbols.push_back({name->str(), {*addr, llvm::object::ELFSymbolRef(s).getSize()}});
+    const llvm::object::ELFSymbolRef es(s);
+    symbols.push_back({name->str(), {*addr, es.getSize(), es.getELFType() == llvm::ELF::STT_FUNC}});
+    if (es.getELFType() == llvm::ELF::STT_NOTYPE && !name->empty() && *addr >= co.text_address &&
+        *addr < co.text_address + co.text_size)
+      co.labels.emplace_back(*addr, name->str());
   }
   auto find_symbol = [&](const std::string& n) -> const Sym& {
     for (const auto& [name, sym] : symbols)
@@ -366,6 +390,19 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
     if (fn.address < co.text_address || fn.address - co.text_address > co.text_size ||
         fn.size > co.text_size - (fn.address - co.text_address))
       fail(path, "the code of kernel " + k.name + " lies outside .text");
+    if (k.code_size == 0) {  // hand-written assembly leaves the symbol's size 0: up to the next function in .text
+      std::uint64_t end = co.text_address + co.text_size;
+      for (const auto& [name, sym] : symbols)
+        if (sym.function && sym.address > fn.address && sym.address < end) end = sym.address;
+      k.code_size = end - fn.address;
+    }
+    // Hand-written gfx90a+ kernels give the unified register count as
+    // .vgpr_count (up to 512) with no .agpr_count: the descriptor's
+    // accum_offset splits it (arch VGPRs below, AGPRs from there).
+    if (co.arch != "gfx908" && k.agpr_count == 0 && k.vgpr_count > k.descriptor.accum_offset()) {
+      k.agpr_count = k.vgpr_count - k.descriptor.accum_offset();
+      k.vgpr_count = k.descriptor.accum_offset();
+    }
     co.kernels.push_back(std::move(k));
   }
   return co;

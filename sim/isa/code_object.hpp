@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilelab::isa {
@@ -78,6 +79,9 @@ struct CodeObject {
   std::uint64_t text_offset = 0;    // .text's offset in `bytes`
   std::uint64_t text_size = 0;
   std::vector<Kernel> kernels;
+  // Local labels in .text (hand-written assembly keeps them): address, name,
+  // in symbol-table order.  llvm-objdump names branch targets by them.
+  std::vector<std::pair<std::uint64_t, std::string>> labels;
 
   // The kernel named `name`; IsaError listing the kernels there are if none.
   const Kernel& kernel(std::string_view name) const;

@@ -232,6 +232,17 @@ Program Decoder::decode_bytes(std::span<const std::uint8_t> bytes, std::uint64_t
 Program Decoder::decode(const CodeObject& co, const Kernel& k) const {
   Program p = decode_bytes(co.code(k), k.code_address, co.path, co.text_offset + (k.code_address - co.text_address));
   p.kernel = k.name;
+  // A branch whose target has a label prints the label, as llvm-objdump does.
+  if (!co.labels.empty())
+    for (Instruction& in : p.instructions) {
+      if (in.target < 0) continue;
+      for (const auto& [address, name] : co.labels)
+        if (address == static_cast<std::uint64_t>(in.target)) {
+          const std::size_t last = in.text.rfind(' ');
+          if (last != std::string::npos) in.text = in.text.substr(0, last + 1) + name;
+          break;
+        }
+    }
   return p;
 }
 

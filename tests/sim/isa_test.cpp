@@ -67,6 +67,35 @@ std::map<std::uint64_t, std::string> objdump(const std::string& file, const std:
 
 }  // namespace
 
+// A code object tilelab did not build, written the way AMD's assembly
+// libraries write theirs (tests/data/handwritten/scale_rows.s): the target
+// from e_flags, the code's extent up to the end of .text (the symbol's size
+// is 0), the 512 registers split by accum_offset, the metadata's kernarg size
+// (the descriptor's is 0), padding arguments with one name, and the text of
+// every instruction — labels included — equal to llvm-objdump's.
+TEST(CodeObject, HandWrittenAssemblyKernel) {
+  const CodeObject co = read_code_object(TILELAB_HANDWRITTEN_CO);
+  EXPECT_EQ(co.arch, "gfx950");
+  EXPECT_EQ(co.target, "amdgcn-amd-amdhsa--gfx950");
+  const Kernel& k = co.kernel("scale_rows");
+  EXPECT_EQ(k.code_size, 80u);  // its 15 instructions, up to the end of .text
+  EXPECT_EQ(k.vgpr_count, 256);
+  EXPECT_EQ(k.agpr_count, 256);
+  EXPECT_EQ(k.descriptor.accum_offset(), 256);
+  EXPECT_EQ(k.sgpr_count, 112);
+  EXPECT_EQ(k.descriptor.kernarg_size, 0u);
+  EXPECT_EQ(k.kernarg_segment_size, 48u);
+  ASSERT_EQ(k.args.size(), 7u);
+  EXPECT_EQ(std::count_if(k.args.begin(), k.args.end(), [](const KernelArg& a) { return a.name == "pad"; }), 4);
+  ASSERT_EQ(co.labels.size(), 1u);
+  EXPECT_EQ(co.labels[0].second, "label_done");
+  const Program p = decode_kernel(co, "scale_rows");
+  ASSERT_EQ(p.instructions.size(), 15u);
+  EXPECT_EQ(p.instructions[8].text, "s_cbranch_execz label_done");
+  const auto ref = objdump(TILELAB_HANDWRITTEN_CO, "gfx950");
+  for (const auto& in : p.instructions) EXPECT_EQ(in.text, ref.at(in.pc)) << std::hex << in.pc;
+}
+
 TEST(CodeObject, MetadataAgreesWithEverySpec) {
   int checked = 0;
   for (const auto& arch : kArchs)

@@ -1,5 +1,7 @@
 #include "tools/cli/code_object_report.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <cstdio>
 #include <string>
@@ -54,12 +56,18 @@ void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Ke
   out << "\n";
   try {
     const arch::Arch a = arch::load_arch(co.arch);
-    lds::KernelResources r{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
+    // Hand-written objects may state more SGPRs than a wave can address (a
+    // rounded count): they are counted as the most there are.
+    const int sgprs = std::min(k.sgpr_count, a.registers.max_sgprs);
+    lds::KernelResources r{k.vgpr_count, k.agpr_count, sgprs, k.group_segment_fixed_size,
                            k.max_flat_workgroup_size};
     const lds::Occupancy o = lds::occupancy(a, r);
     out << "  occupancy (" << a.name << ", workgroups of " << k.max_flat_workgroup_size << "): "
         << o.workgroups_per_cu << " workgroup(s)/CU, " << o.waves_per_simd << " waves/SIMD, limited by "
-        << o.limited_by << "\n";
+        << o.limited_by;
+    if (sgprs != k.sgpr_count)
+      out << " (the metadata's " << k.sgpr_count << " SGPRs are more than a wave addresses: counted as " << sgprs << ")";
+    out << "\n";
   } catch (const std::exception& e) {
     out << "  occupancy: not computed (" << e.what() << ")\n";
   }
