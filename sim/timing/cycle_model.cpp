@@ -343,7 +343,6 @@ std::uint64_t CycleModel::ComputeUnit::vmem_timing(Wave& w, const InstructionTim
   const std::uint64_t start = std::max(c, ta_free_);
   ta_free_ = start + static_cast<std::uint64_t>(t_.vmem_issue_cycles);
   const bool store = it.kind == Kind::vmem_store;
-  for (const LineUse& u : lines_) m_.global_line_bytes_ += static_cast<std::uint64_t>(u.bytes);
   const std::uint64_t done = std::max(vmem_.access(ta_free_, lines_, store), w.last_vm);  // vmcnt returns in order
   w.last_vm = done;
   w.vm.push(done);
@@ -622,7 +621,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   result_ = TimingResult{};
   hazards_.clear();
   hazard_count_ = 0;
-  lds_idx_active_ = lds_conflicts_ = global_line_bytes_ = 0;
+  lds_idx_active_ = lds_conflicts_ = 0;
   unmodelled_lds_ = false;
   const std::vector<InstructionTiming> table = instruction_timing(e, arch_);
   per_instruction_.assign(table.size(), PcStats{});

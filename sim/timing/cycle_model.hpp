@@ -153,7 +153,7 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   std::vector<Hazard> hazards_;  // the first 1000
   std::uint64_t hazard_count_ = 0;
   std::vector<PcStats> per_instruction_;
-  std::uint64_t lds_idx_active_ = 0, lds_conflicts_ = 0, global_line_bytes_ = 0;
+  std::uint64_t lds_idx_active_ = 0, lds_conflicts_ = 0;
   bool unmodelled_lds_ = false;
 };
 

@@ -16,7 +16,6 @@
 #include "tools/cli/design_run.hpp"
 #include "tools/cli/timing_report.hpp"
 
-#include <chrono>
 #include <unistd.h>
 
 namespace tilelab::cli {
@@ -272,7 +271,7 @@ int run_sim(const std::vector<std::string>& args) {
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
   }
   if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
-  if (vm["cus"].as<int>() < 0 || vm["cus"].as<int>() > 65536) return usage_error("sim", "--cus must be between 1 and 65536");
+  if (vm["cus"].as<int>() < 0 || vm["cus"].as<int>() > 65536) return usage_error("sim", "--cus must be between 0 (the chip's CUs) and 65536");
   if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
   try {
     const kernels::KernelSpec& spec = kernels::find_spec(vm["kernel"].as<std::string>());
