@@ -14,24 +14,7 @@ contains "sim gemm pass" "): PASS" "$out"
 contains "sim gemm site" "ds_read_b128 v[140:143], v107" "$out"
 contains "sim gemm agrees" "  ds_read_b128            0.000 vs    0.000  agree" "$out"
 run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --out "$tmp/b.h5"
-check "sim same seed same store" "same" "$(/usr/bin/python3 - "$tmp/a.h5" "$tmp/b.h5" <<'PY'
-import sys, h5py, numpy as np
-def walk(f):
-    out = {}
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset):
-            out[name] = obj[()].tobytes()
-        for k, v in obj.attrs.items():
-            if k != "utc_time":
-                out[name + "@" + k] = np.asarray(v).tobytes()
-    for run in f["runs"]:  # each run lives in its own file, behind an external link
-        f["runs"][run].visititems(lambda n, o, run=run: visit(run + "/" + n, o))
-        visit(run, f["runs"][run])
-    return out
-a, b = (walk(h5py.File(p, "r")) for p in sys.argv[1:3])
-print("same" if a == b and len(a) > 5 else "differ")
-PY
-)"
+check "sim same seed same store" "same" "$(/usr/bin/python3 "$(dirname "$0")/same_store.py" "$tmp/a.h5" "$tmp/b.h5")"
 run runs list "$tmp/a.h5"
 contains "sim run stored" "sim-gemm_bf16-gfx950" "$out"
 check "no lock file left" "no" "$([ -e "$tmp/a.h5.lock" ] && echo yes || echo no)"
@@ -76,33 +59,12 @@ contains "timing hazards" "hazards: none" "$out"
 contains "timing assumptions" "timing.branch_taken_cycles (not public" "$out"
 contains "timing reference" "reference check: max relative error 0 (tolerance 0.0156): PASS" "$out"
 run sim gemm_bf16 --timing --functional --shape 256,128,128 --seed 3 --out "$tmp/t2.h5" --run-id t1
-check "timing same seed same store" "same" "$(/usr/bin/python3 - "$tmp/t.h5" "$tmp/t2.h5" <<'PY'
-import sys, h5py, numpy as np
-def walk(f):
-    out = {}
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset):
-            out[name] = obj[()].tobytes()
-        for k, v in obj.attrs.items():
-            if k != "utc_time":
-                out[name + "@" + k] = np.asarray(v).tobytes()
-    for run in f["runs"]:  # each run lives in its own file, behind an external link
-        f["runs"][run].visititems(lambda n, o, run=run: visit(run + "/" + n, o))
-        visit(run, f["runs"][run])
-    return out
-a, b = (walk(h5py.File(p, "r")) for p in sys.argv[1:3])
-print("same" if a == b and len(a) > 5 else "differ")
-PY
-)"
-check "timing store has waves and events" "8 True" "$(/usr/bin/python3 - "$tmp/t.h5" <<'PY'
+check "timing same seed same store" "same" "$(/usr/bin/python3 "$(dirname "$0")/same_store.py" "$tmp/t.h5" "$tmp/t2.h5")"
+check "timing store has waves and events" "8 True cycle-model" "$(/usr/bin/python3 - "$tmp/t.h5" <<'PY'
 import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-run = f["runs/t1"]
-print(len(run["waves"]), run.attrs["backend"].decode() if isinstance(run.attrs["backend"], bytes) else run.attrs["backend"]) if False else None
-waves = run["waves"]
-n = len(waves)
-ev = sum(len(run["events"][k]) for k in run["events"]) if isinstance(run["events"], h5py.Group) else len(run["events"])
-print(n, ev > 1000)
+run = h5py.File(sys.argv[1], "r")["runs/t1"]
+backend = run.attrs["backend"]
+print(len(run["waves"]), len(run["events"]) > 1000, backend.decode() if isinstance(backend, bytes) else backend)
 PY
 )"
 run export "$tmp/t.h5" t1 --perfetto "$tmp/t.json"

@@ -189,20 +189,27 @@ TEST_F(Store, ConcurrentWritersAllLand) {
   EXPECT_EQ(ids, (std::vector<std::string>{"p0-0", "p0-1", "p0-2", "p1-0", "p1-1", "p1-2", "p2-0", "p2-1", "p2-2"}));
 }
 
-TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
-  write_synthetic(path("t.h5"), SyntheticRun{});
+// Forks a child that writes run `id` into `file` forever; returns its pid
+// once its private file holds a megabyte (or after ten seconds).
+pid_t spinning_writer(const std::string& file, const std::string& id) {
   pid_t child = fork();
-  ASSERT_GE(child, 0);
   if (child == 0) {
     traces::RunInfo info;
-    info.id = "killed";
-    traces::RunWriter w(path("t.h5"), info, 1000);
+    info.id = id;
+    traces::RunWriter w(file, info, 1000);
     for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
                                                  static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
   }
-  // Wait until the child is writing events into its run's private file, then kill it.
-  std::string partial = path("t.h5.runs/killed.h5") + ".partial-" + std::to_string(child);
+  const std::string partial = file + ".runs/" + id + ".h5.partial-" + std::to_string(child);
   for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
+  return child;
+}
+
+TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  const pid_t child = spinning_writer(path("t.h5"), "killed");
+  ASSERT_GT(child, 0);
+  const std::string partial = path("t.h5.runs/killed.h5") + ".partial-" + std::to_string(child);
   kill(child, SIGKILL);
   ASSERT_TRUE(fs::exists(partial));
   int status = 0;
@@ -225,17 +232,9 @@ TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
 TEST_F(Store, InterruptedWriterRemovesItsCopy) {
   write_synthetic(path("t.h5"), SyntheticRun{});
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    pid_t child = fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-      traces::RunInfo info;
-      info.id = "interrupted";
-      traces::RunWriter w(path("t.h5"), info, 1000);
-      for (std::uint64_t k = 0;; ++k) w.add_event({static_cast<std::uint32_t>(k % 64), 0, 0, 0, 0, 0,
-                                                   static_cast<std::int64_t>(k), static_cast<std::int64_t>(k + 1)});
-    }
+    const pid_t child = spinning_writer(path("t.h5"), "interrupted");
+    ASSERT_GT(child, 0);
     const std::string partial = path("t.h5.runs/interrupted.h5") + ".partial-" + std::to_string(child);
-    for (int i = 0; i < 2000 && !(fs::exists(partial) && fs::file_size(partial) > (1 << 20)); ++i) usleep(5000);
     if (!fs::exists(partial)) kill(child, SIGKILL);  // never leave the child running
     ASSERT_TRUE(fs::exists(partial));
     kill(child, sig);

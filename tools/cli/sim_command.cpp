@@ -136,20 +136,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
                 r.tolerance, r.pass ? "true" : "false");
   info.config_json = cfg;
   traces::RunWriter w(file, info, store_writer_options());
-  std::uint64_t conflicts = 0;
-  for (const auto& s : r.stats.lds_sites) {
-    traces::LdsRecord l{};
-    char pc[32];
-    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(s.pc));
-    traces::set_text(l.site, pc);
-    l.pc = static_cast<std::uint32_t>(s.pc);
-    traces::set_text(l.instruction, s.instruction);
-    l.worst_ways = static_cast<std::uint16_t>(s.max_ways);
-    l.conflict_cycles = s.conflict_cycles;
-    l.count = s.executions;
-    conflicts += s.conflict_cycles;
-    w.add_lds(l);
-  }
+  const std::uint64_t conflicts = add_lds_sites(w, r.stats);
   w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(conflicts));
   w.add_counter("wave_instructions", static_cast<double>(r.stats.wave_instructions));
   w.add_counter("max_rel_error", r.max_rel_error);

@@ -183,6 +183,22 @@ std::string timing_json(const TimedRun& t) {
   return o.str();
 }
 
+std::uint64_t add_lds_sites(traces::RunWriter& w, const emu::RunStats& stats) {
+  std::uint64_t conflicts = 0;
+  for (const auto& s : stats.lds_sites) {
+    traces::LdsRecord l{};
+    traces::set_text(l.site, pc_hex(s.pc));
+    l.pc = static_cast<std::uint32_t>(s.pc);
+    traces::set_text(l.instruction, s.instruction);
+    l.worst_ways = static_cast<std::uint16_t>(s.max_ways);
+    l.conflict_cycles = s.conflict_cycles;
+    l.count = s.executions;
+    conflicts += s.conflict_cycles;
+    w.add_lds(l);
+  }
+  return conflicts;
+}
+
 void record_timing(const std::string& file, const std::string& id, const TimedRun& t) {
   const timing::TimingResult& r = *t.timing;
   const kernels::EmulatedRun& f = *t.run;
@@ -225,18 +241,7 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
                  static_cast<std::uint8_t>(e.reason), e.stall, static_cast<std::int64_t>(e.issue),
                  static_cast<std::int64_t>(e.complete)});
   }
-  std::uint64_t conflicts = 0;
-  for (const auto& s : f.stats.lds_sites) {
-    traces::LdsRecord l{};
-    traces::set_text(l.site, pc_hex(s.pc));
-    l.pc = static_cast<std::uint32_t>(s.pc);
-    traces::set_text(l.instruction, s.instruction);
-    l.worst_ways = static_cast<std::uint16_t>(s.max_ways);
-    l.conflict_cycles = s.conflict_cycles;
-    l.count = s.executions;
-    conflicts += s.conflict_cycles;
-    w.add_lds(l);
-  }
+  add_lds_sites(w, f.stats);
   for (const auto& c : r.counters) w.add_counter(c.name, c.value);
   w.add_counter("cycles", static_cast<double>(r.cycles));
   w.add_counter("wave_instructions", static_cast<double>(r.wave_instructions));

@@ -24,6 +24,8 @@ struct TimedRun {
 };
 
 void print_timing_text(const TimedRun& t);
+// The emulated run's LDS sites as the store's `lds` rows; returns their conflict cycles.
+std::uint64_t add_lds_sites(traces::RunWriter& w, const emu::RunStats& stats);
 std::string timing_json(const TimedRun& t);
 // Adds the run to the store `file` (run id `id`).
 void record_timing(const std::string& file, const std::string& id, const TimedRun& t);
