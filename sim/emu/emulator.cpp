@@ -155,7 +155,7 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
                                               std::array<std::uint32_t, 3> id) const {
   Workgroup wg;
   wg.id = id;
-  wg.lds.assign(descriptor_.group_segment_fixed_size, 0);
+  wg.lds.assign(lds_bytes(), 0);
   std::uint32_t items = launch.block[0] * launch.block[1] * launch.block[2];
   int waves = static_cast<int>((items + kLanes - 1) / kLanes);
   wg.waves.resize(static_cast<std::size_t>(waves));

@@ -99,6 +99,10 @@ class Emulator {
 
   // The kernel as loaded: its descriptor, registers and LDS size.
   const isa::Kernel& kernel() const { return kernel_; }
+  // Dynamic LDS (a launch's extra bytes beyond the kernel's fixed LDS), and
+  // the LDS a workgroup gets in all.
+  void set_dynamic_lds(std::uint32_t bytes) { dynamic_lds_ = bytes; }
+  std::uint32_t lds_bytes() const { return descriptor_.group_segment_fixed_size + dynamic_lds_; }
   // Instruction i as the emulator reads it (operands and modifiers).
   const Op& op(std::size_t i) const { return ops_[i]; }
 
@@ -131,6 +135,7 @@ class Emulator {
   std::unique_ptr<Trace> trace_;
   Scheduler* scheduler_ = nullptr;
   std::uint64_t wave_budget_ = kDefaultWaveBudget;
+  std::uint32_t dynamic_lds_ = 0;
   AccessObserver* observer_ = nullptr;
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)

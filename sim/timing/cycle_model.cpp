@@ -632,7 +632,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   res.vgprs = std::max(1, k.vgpr_count);
   res.agprs = k.agpr_count;
   res.sgprs = std::clamp(k.sgpr_count, 1, arch_.registers.max_sgprs);  // a rounded count beyond what a wave addresses
-  res.lds_bytes = k.descriptor.group_segment_fixed_size;
+  res.lds_bytes = e.lds_bytes();
   res.workgroup_size = static_cast<int>(launch.block[0] * launch.block[1] * launch.block[2]);
   int per_cu = 0;
   try {

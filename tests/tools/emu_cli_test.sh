@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Drives `tilelab sim --functional` as a user does: outputs, errors, exit
 # statuses, and that two runs with one seed store the same HDF5 contents.
-# usage: emu_cli_test.sh TILELAB CODE_OBJECT_DIR
+# usage: emu_cli_test.sh TILELAB CODE_OBJECT_DIR HANDWRITTEN_CO
 set -u
 tilelab=$1
 code_objects=$2
+handwritten=$3
+launch="$(dirname "$0")/../data/handwritten/scale_rows.launch.toml"
 source "$(dirname "$0")/cli_checks.sh"
 
 run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --out "$tmp/a.h5"
@@ -111,4 +113,36 @@ for mode in --functional --timing; do
   check "endless loop one line ($mode)" 1 "$(printf '%s\n' "$err" | wc -l)"
   check "endless loop stores nothing ($mode)" "no" "$([ -e "$tmp/spin.h5" ] && echo yes || echo no)"
 done
+# A code object tilelab did not build, run from a launch file.
+run sim "$handwritten" --launch "$launch" --functional --save "$tmp/saved"
+check "code object functional exit" 0 "$rc"
+contains "code object header" "scale_rows ($handwritten) on gfx950, launch $launch: 16 workgroups, 16 waves, 240 wave-instructions" "$out"
+check "code object output saved" "1000 True" "$(/usr/bin/python3 -c '
+import sys, numpy as np
+a = np.fromfile(sys.argv[1] + "/in.bin", dtype=np.uint32); b = np.fromfile(sys.argv[1] + "/out.bin", dtype=np.uint32)
+print(len(a), bool((b == (2 * a.astype(np.uint64)) % 2**32).all()) and bool(a.any()))' "$tmp/saved")"
+run sim "$handwritten" --launch "$launch" --timing --json --out "$tmp/co.h5"
+check "code object timing exit" 0 "$rc"
+check "code object timing json" "True None 16" "$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["cycles"] > 0, d["reference"], d["workgroups"])')"
+run runs list "$tmp/co.h5"
+contains "code object run stored" "timing-scale_rows-gfx950" "$out"
+run sim "$handwritten" --functional
+check "code object needs a launch file" 2 "$rc"
+contains "code object needs a launch file message" "a code object needs --launch L.toml" "$err"
+sed 's/^\[args.n\]/[args.count]/' "$launch" > "$tmp/bad_name.toml"
+run sim "$handwritten" --launch "$tmp/bad_name.toml" --functional
+check "launch unknown argument exit" 2 "$rc"
+contains "launch unknown argument message" "bad_name.toml:16: kernel scale_rows has no argument 'count' (it has: out, pad, in, n)" "$err"
+sed 's/^\[args."@36"\]/[args.pad]/' "$launch" > "$tmp/bad_pad.toml"
+run sim "$handwritten" --launch "$tmp/bad_pad.toml" --functional
+check "launch repeated name exit" 2 "$rc"
+contains "launch repeated name message" "kernel scale_rows has 4 arguments named 'pad': name them by offset" "$err"
+sed 's/bytes = 4000, fill = "zeros"/bytes = 400, fill = "zeros"/' "$launch" > "$tmp/small_out.toml"
+run sim "$handwritten" --launch "$tmp/small_out.toml" --functional
+check "launch out of bounds exit" 1 "$rc"
+contains "launch out of bounds message" "scale_rows pc 0x1644 (global_store_dword v2, v3, s[4:5]): global store of 4 bytes at 0x" "$err"
+check "launch out of bounds one line" 1 "$(printf '%s\n' "$err" | wc -l)"
 finish "emulator CLI"

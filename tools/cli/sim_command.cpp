@@ -18,6 +18,13 @@
 
 #include <unistd.h>
 
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "kernels/launch_file.hpp"
+#include "sim/isa/code_object.hpp"
+
 namespace tilelab::cli {
 
 namespace {
@@ -64,7 +71,8 @@ std::string pc_text(std::uint64_t pc) {
   return b;
 }
 
-void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design) {
+void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design,
+                const char* no_design = "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)") {
   std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
   std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
   for (const auto& s : r.stats.lds_sites) {
@@ -77,7 +85,7 @@ void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows,
                   static_cast<unsigned long long>(s.executions), "-", "-");
   }
   if (!has_design) {
-    std::printf("(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)\n");
+    std::printf("%s\n", no_design);
     return;
   }
   std::printf("conflict cycles per wave-instruction, emulated vs designed:\n");
@@ -174,8 +182,11 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
                                                  });
   if (shown) std::fprintf(stderr, "\n");
   TimedRun t;
-  t.spec = &spec;
-  t.run = &r;
+  t.kernel = spec.name;
+  t.shape = shape_text(spec, r.shape);
+  t.seed = r.seed;
+  t.stats = &r.stats;
+  t.reference = TimedRun::Reference{r.pass, r.max_rel_error, r.tolerance};
   t.timing = &model.result();
   t.program = &*program;
   t.model_seconds = r.seconds;  // the timed dispatch alone (inputs and the reference excluded)
@@ -191,6 +202,96 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
 
+bool is_code_object_path(const std::string& t) {
+  auto ends = [&](const char* x) { return t.size() > std::strlen(x) && t.compare(t.size() - std::strlen(x), std::strlen(x), x) == 0; };
+  return ends(".co") || ends(".hsaco") || t.find('/') != std::string::npos;
+}
+
+// A code object with a launch file: the run and, with --timing, the model's report.
+int run_code_object(const po::variables_map& vm) {
+  namespace fs = std::filesystem;
+  const std::string file = vm["target"].as<std::string>();
+  if (!vm.count("launch")) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
+  try {
+    const isa::CodeObject co = isa::read_code_object(file);
+    kernels::LaunchFile l = kernels::read_launch_file(vm["launch"].as<std::string>(), co);
+    if (vm.count("kernel") && vm["kernel"].as<std::string>() != l.kernel)
+      return usage_error("sim", "--kernel " + vm["kernel"].as<std::string>() + " but the launch file is for " + l.kernel);
+    const arch::Arch a = arch::load_arch(vm["arch"].defaulted() ? co.arch : vm["arch"].as<std::string>());
+    const std::string id = vm["run-id"].as<std::string>().empty()
+                               ? (vm.count("timing") ? "timing-" : "sim-") + l.kernel + "-" + a.name
+                               : vm["run-id"].as<std::string>();
+    if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);
+    if (vm.count("save")) {
+      std::error_code ec;
+      fs::create_directories(vm["save"].as<std::string>(), ec);
+      if (!fs::is_directory(vm["save"].as<std::string>()))
+        return usage_error("sim", "--save " + vm["save"].as<std::string>() + ": cannot make that folder");
+    }
+    emu::Emulator e(co, l.kernel, a);
+    e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
+    std::optional<timing::CycleModel> model;
+    if (vm.count("timing")) {
+      timing::Options o;
+      o.cus = vm["cus"].as<int>();
+      model.emplace(a, o);
+      model->attach(e);
+    }
+    const kernels::LaunchRun run = kernels::run_launch(e, l);
+    const std::string shape = "launch " + l.path;
+    if (model) {
+      TimedRun t;
+      t.kernel = l.kernel;
+      t.shape = shape;
+      t.seed = l.seed;
+      t.stats = &run.stats;
+      t.timing = &model->result();
+      t.program = &e.program();
+      t.model_seconds = run.stats.seconds;
+      t.top = vm["top"].as<int>();
+      if (vm.count("json")) std::cout << timing_json(t) << "\n";
+      else print_timing_text(t);
+      if (vm.count("out")) record_timing(vm["out"].as<std::string>(), id, t);
+    } else {
+      std::printf("%s (%s) on %s, %s: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s\n", l.kernel.c_str(),
+                  file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(run.stats.workgroups),
+                  static_cast<unsigned long long>(run.stats.waves),
+                  static_cast<unsigned long long>(run.stats.wave_instructions), run.stats.seconds);
+      kernels::EmulatedRun shown;
+      shown.arch = a.name;
+      shown.stats = run.stats;
+      print_text(shown, {}, false, "(a code object without a spec: no designed accesses to compare)");
+      if (vm.count("out")) {
+        traces::RunInfo info = design_run_info(id, l.kernel, a.name);
+        info.kind = "sim";
+        info.backend = "emu";
+        info.device = "functional emulator";
+        info.seed = l.seed;
+        info.problem_shape = shape;
+        traces::RunWriter w(vm["out"].as<std::string>(), info, store_writer_options());
+        w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(add_lds_sites(w, run.stats)));
+        w.add_counter("wave_instructions", static_cast<double>(run.stats.wave_instructions));
+        w.finish();
+      }
+    }
+    for (const auto& b : run.saved) {
+      if (!vm.count("save")) break;
+      const std::string out = (fs::path(vm["save"].as<std::string>()) / (b.name + ".bin")).string();
+      std::ofstream f(out, std::ios::binary);
+      if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
+        throw std::runtime_error("cannot write '" + out + "'");
+    }
+    if (!vm.count("save") && !run.saved.empty())
+      std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run.saved.size());
+    return model && model->result().hazard_count ? kFailed : kOk;
+  } catch (const std::invalid_argument& e) {
+    return usage_error("sim", e.what());
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kFailed;
+  }
+}
+
 }  // namespace
 
 int run_sim(const std::vector<std::string>& args) {
@@ -198,7 +299,9 @@ int run_sim(const std::vector<std::string>& args) {
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
       "       tilelab sim KERNEL --timing [--functional] [--cus N] [--top N] [--quiet] (other options as above)\n"
-      "       [--max-wave-instructions N] in both modes\n\n"
+      "       [--max-wave-instructions N] in both modes\n"
+      "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
+      "                  [--arch A] [--cus N] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -230,19 +333,30 @@ int run_sim(const std::vector<std::string>& args) {
       "--max-wave-instructions N (default 16777216, 2^24): a wave that executes more\n"
       "stops the run with one line naming it and the pc where it spins (an endless\n"
       "loop); nothing is stored.\n"
+      "\n"
+      "A code object tilelab did not build (FILE.co or FILE.hsaco, e.g. a hand-written\n"
+      "assembly kernel) runs from a launch file instead of a kernel's host: grid,\n"
+      "block, dynamic LDS and each argument by the metadata's name or \"@offset\", as\n"
+      "a value or a buffer (size; zeros, a constant, random of a dtype from the seed,\n"
+      "or a file), and the buffers to save (the README has an example).  With no\n"
+      "reference there is nothing to compare: the run reports what it did\n"
+      "(wave-instructions, LDS sites, and with --timing the cycle model's report);\n"
+      "an out-of-bounds access or an instruction the emulator lacks stops it with\n"
+      "one line.  --save DIR writes each buffer marked save = true to DIR/<arg>.bin.\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
-      "top", po::value<int>()->default_value(10), "")("json", "")("kernel", po::value<std::string>(), "")(
+      "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
+      "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
       "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
-  pos.add("kernel", 1);
+  pos.add("target", 1);
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("sim", args, opts, vm, status, &pos)) return status;
@@ -252,7 +366,13 @@ int run_sim(const std::vector<std::string>& args) {
     std::cout << help;
     return kOk;
   }
-  if (!vm.count("kernel")) {
+  if (vm.count("target") && is_code_object_path(vm["target"].as<std::string>())) {
+    if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
+    return run_code_object(vm);
+  }
+  if (vm.count("launch") || vm.count("save"))
+    return usage_error("sim", "--launch and --save go with a code object (FILE.co or FILE.hsaco), not a suite kernel");
+  if (!vm.count("target")) {
     std::string names;
     for (const auto& k : kernels::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
@@ -261,7 +381,8 @@ int run_sim(const std::vector<std::string>& args) {
   if (vm["cus"].as<int>() < 0 || vm["cus"].as<int>() > 65536) return usage_error("sim", "--cus must be between 0 (the chip's CUs) and 65536");
   if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
   try {
-    const kernels::KernelSpec& spec = kernels::find_spec(vm["kernel"].as<std::string>());
+    if (vm.count("kernel")) return usage_error("sim", "--kernel names a kernel of a code object FILE; a suite kernel is named alone");
+    const kernels::KernelSpec& spec = kernels::find_spec(vm["target"].as<std::string>());
     const std::string arch_name = vm["arch"].as<std::string>();
     const arch::Arch a = arch::load_arch(arch_name);
     std::vector<long long> shape;

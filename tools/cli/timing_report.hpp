@@ -14,8 +14,15 @@
 namespace tilelab::cli {
 
 struct TimedRun {
-  const kernels::KernelSpec* spec = nullptr;
-  const kernels::EmulatedRun* run = nullptr;    // the functional side (reference check, LDS sites)
+  std::string kernel;                           // its name
+  std::string shape;                            // "M=512,N=512,K=512", or "launch L.toml"
+  std::uint64_t seed = 0;
+  const emu::RunStats* stats = nullptr;         // the functional side: LDS sites
+  struct Reference {
+    bool pass = false;
+    double max_rel_error = 0, tolerance = 0;
+  };
+  std::optional<Reference> reference;           // absent for a code object run from a launch file
   const timing::TimingResult* timing = nullptr;
   const isa::Program* program = nullptr;
   std::optional<kernels::TileBound> bound;      // the static bound of `tilelab check`, when the spec has one

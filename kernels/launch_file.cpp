@@ -1,0 +1,260 @@
+#include "kernels/launch_file.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "kernels/common/formats.hpp"
+
+namespace tilelab::kernels {
+
+namespace {
+
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 32;  // 4 GiB per buffer
+constexpr std::size_t kMaxLaunchFileBytes = 1 << 20;
+
+[[noreturn]] void fail(const std::string& file, const toml::node* at, const std::string& what) {
+  std::string where = file;
+  if (at && at->source().begin.line) where += ":" + std::to_string(at->source().begin.line);
+  throw std::invalid_argument(where + ": " + what);
+}
+
+std::string read_text(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read launch file '" + file + "'");
+  std::string text(kMaxLaunchFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxLaunchFileBytes) throw std::invalid_argument(file + ": larger than 1 MiB: not a launch file");
+  return text;
+}
+
+std::array<std::uint32_t, 3> dims(const std::string& file, const toml::node& n, const char* key) {
+  const toml::array* a = n.as_array();
+  if (!a || a->empty() || a->size() > 3) fail(file, &n, std::string(key) + " must be [x], [x, y] or [x, y, z]");
+  std::array<std::uint32_t, 3> d{1, 1, 1};
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const auto v = a->get(i)->value<std::int64_t>();
+    if (!a->get(i)->is_integer() || !v || *v < 1 || *v > 0x7fffffff)
+      fail(file, a->get(i), std::string(key) + " values must be integers from 1 to 2^31-1");
+    d[i] = static_cast<std::uint32_t>(*v);
+  }
+  return d;
+}
+
+void only(const std::string& file, const toml::table& t, std::initializer_list<const char*> keys, const std::string& in) {
+  for (const auto& [k, v] : t)
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* x) { return k.str() == x; }))
+      fail(file, &v, "unknown key '" + std::string(k.str()) + "'" + in);
+}
+
+LaunchArg read_arg(const std::string& file, const std::string& key, const toml::node& node, const isa::Kernel& k) {
+  LaunchArg a;
+  a.key = key;
+  const isa::KernelArg* meta = nullptr;
+  if (!key.empty() && key[0] == '@') {
+    std::uint32_t off = 0;
+    try {
+      off = static_cast<std::uint32_t>(std::stoul(key.substr(1)));
+    } catch (const std::exception&) {
+      fail(file, &node, "'" + key + "': an offset is written @N");
+    }
+    for (const auto& m : k.args)
+      if (m.offset == off && m.value_kind.rfind("hidden_", 0) != 0) meta = &m;
+    if (!meta) fail(file, &node, "kernel " + k.name + " has no argument at offset " + std::to_string(off));
+  } else {
+    int found = 0;
+    for (const auto& m : k.args)
+      if (m.name == key && m.value_kind.rfind("hidden_", 0) != 0) meta = &m, ++found;
+    if (!found) {
+      std::string names;
+      for (const auto& m : k.args)
+        if (m.value_kind.rfind("hidden_", 0) != 0 && names.find(" " + m.name + ",") == std::string::npos)
+          names += " " + m.name + ",";
+      if (!names.empty()) names.pop_back();
+      fail(file, &node, "kernel " + k.name + " has no argument '" + key + "' (it has:" + names + ")");
+    }
+    if (found > 1) fail(file, &node, "kernel " + k.name + " has " + std::to_string(found) + " arguments named '" + key +
+                                         "': name them by offset, [args.\"@N\"]");
+  }
+  a.offset = meta->offset;
+  a.size = meta->size;
+  const toml::table* t = node.as_table();
+  if (!t) fail(file, &node, "args." + key + " must be a table");
+  only(file, *t, {"value", "buffer", "save"}, " in args." + key + " (value, buffer, save)");
+  const bool pointer = meta->value_kind == "global_buffer";
+  if (const toml::node* b = t->get("buffer")) {
+    if (!pointer || meta->size != 8) fail(file, b, "argument '" + key + "' is " + meta->value_kind + ", not a buffer");
+    const toml::table* bt = b->as_table();
+    if (!bt) fail(file, b, "buffer must be { bytes = N, fill = ... }");
+    only(file, *bt, {"bytes", "fill", "dtype", "value", "path"}, " in a buffer");
+    a.is_buffer = true;
+    const auto bytes = bt->get("bytes") ? bt->get("bytes")->value<std::int64_t>() : std::nullopt;
+    if (!bytes || *bytes < 0 || static_cast<std::uint64_t>(*bytes) > kMaxBufferBytes)
+      fail(file, b, "buffer bytes must be an integer from 0 to 2^32");
+    a.bytes = static_cast<std::uint64_t>(*bytes);
+    a.fill = bt->get("fill") ? bt->get("fill")->value_or(std::string()) : "zeros";
+    if (a.fill == "random") {
+      a.dtype = bt->get("dtype") ? bt->get("dtype")->value_or(std::string()) : "";
+      static const char* const kTypes[] = {"u8", "u16", "u32", "i32", "f32", "bf16"};
+      if (std::none_of(std::begin(kTypes), std::end(kTypes), [&](const char* x) { return a.dtype == x; }))
+        fail(file, b, "random needs dtype u8, u16, u32, i32, f32 or bf16");
+    } else if (a.fill == "constant") {
+      const auto v = bt->get("value") ? bt->get("value")->value<std::int64_t>() : std::nullopt;
+      if (!v || *v < 0 || *v > 255) fail(file, b, "constant needs value, a byte (0-255)");
+      a.constant = static_cast<std::uint8_t>(*v);
+    } else if (a.fill == "file") {
+      a.file = bt->get("path") ? bt->get("path")->value_or(std::string()) : "";
+      if (a.file.empty()) fail(file, b, "file needs path");
+      std::ifstream probe(a.file, std::ios::binary);
+      if (!probe) fail(file, b, "cannot read '" + a.file + "'");
+    } else if (a.fill != "zeros") {
+      fail(file, b, "fill must be zeros, constant, random or file");
+    }
+    if (const toml::node* s = t->get("save")) {
+      if (!s->is_boolean()) fail(file, s, "save must be true or false");
+      a.save = **s->as_boolean();
+    }
+  } else if (const toml::node* v = t->get("value")) {
+    if (pointer) fail(file, v, "argument '" + key + "' is a buffer: give buffer = { ... }");
+    if (t->get("save")) fail(file, t->get("save"), "only buffers are saved");
+    if (v->is_integer()) {
+      a.int_value = **v->as_integer();
+      const bool fits = a.size >= 8 || (a.int_value >= -(std::int64_t{1} << (8 * a.size - 1)) &&
+                                         a.int_value < (std::int64_t{1} << (8 * a.size)));
+      if (!fits) fail(file, v, "value " + std::to_string(a.int_value) + " does not fit the argument's " + std::to_string(a.size) + " bytes");
+    } else if (v->is_floating_point()) {
+      if (a.size != 4 && a.size != 8) fail(file, v, "a float goes into a 4- or 8-byte argument");
+      a.is_float = true;
+      a.float_value = **v->as_floating_point();
+    } else {
+      fail(file, v, "value must be a number");
+    }
+  } else {
+    fail(file, &node, "args." + key + " needs value = ... or buffer = { ... }");
+  }
+  return a;
+}
+
+}  // namespace
+
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co) {
+  toml::table root;
+  try {
+    root = toml::parse(read_text(file), file);
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  only(file, root, {"kernel", "grid", "block", "dynamic_lds", "seed", "args"}, " (kernel, grid, block, dynamic_lds, seed, args)");
+  LaunchFile l;
+  l.path = file;
+  if (const toml::node* k = root.get("kernel")) {
+    if (!k->is_string()) fail(file, k, "kernel must be a string");
+    l.kernel = **k->as_string();
+  } else if (co.kernels.size() == 1) {
+    l.kernel = co.kernels[0].name;
+  } else {
+    fail(file, nullptr, co.path + " has " + std::to_string(co.kernels.size()) + " kernels: say kernel = \"...\"");
+  }
+  const isa::Kernel* k = nullptr;
+  for (const auto& x : co.kernels)
+    if (x.name == l.kernel) k = &x;
+  if (!k) co.kernel(l.kernel);  // throws, naming the kernels there are
+  if (const toml::node* g = root.get("grid")) l.grid = dims(file, *g, "grid");
+  l.block = {static_cast<std::uint32_t>(std::max(1, k->max_flat_workgroup_size)), 1, 1};
+  if (const toml::node* b = root.get("block")) l.block = dims(file, *b, "block");
+  const std::uint64_t items = std::uint64_t{l.block[0]} * l.block[1] * l.block[2];
+  if (k->max_flat_workgroup_size > 0 && items > static_cast<std::uint64_t>(k->max_flat_workgroup_size))
+    fail(file, root.get("block"), "a block of " + std::to_string(items) + " work-items is more than the kernel's " +
+                                      std::to_string(k->max_flat_workgroup_size));
+  if (const toml::node* d = root.get("dynamic_lds")) {
+    const auto v = d->value<std::int64_t>();
+    if (!d->is_integer() || !v || *v < 0 || *v > (1 << 20)) fail(file, d, "dynamic_lds must be bytes from 0 to 1 MiB");
+    l.dynamic_lds = static_cast<std::uint32_t>(*v);
+  }
+  if (const toml::node* s = root.get("seed")) {
+    const auto v = s->value<std::int64_t>();
+    if (!s->is_integer() || !v || *v < 0) fail(file, s, "seed must be a non-negative integer");
+    l.seed = static_cast<std::uint64_t>(*v);
+  }
+  if (const toml::node* a = root.get("args")) {
+    const toml::table* t = a->as_table();
+    if (!t) fail(file, a, "args must be a table of [args.NAME] tables");
+    for (const auto& [key, node] : *t) l.args.push_back(read_arg(file, std::string(key.str()), node, *k));
+  }
+  std::sort(l.args.begin(), l.args.end(), [](const LaunchArg& x, const LaunchArg& y) { return x.offset < y.offset; });
+  for (std::size_t i = 1; i < l.args.size(); ++i)
+    if (l.args[i].offset == l.args[i - 1].offset)
+      fail(file, nullptr, "'" + l.args[i - 1].key + "' and '" + l.args[i].key + "' are the same argument");
+  return l;
+}
+
+namespace {
+
+std::vector<std::uint8_t> contents(const LaunchArg& a, std::uint64_t seed) {
+  std::vector<std::uint8_t> b(a.bytes, a.fill == "constant" ? a.constant : 0);
+  if (a.fill == "file") {
+    std::ifstream in(a.file, std::ios::binary);
+    in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  } else if (a.fill == "random") {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (a.offset + 1)));  // each argument its own stream
+    std::uniform_real_distribution<float> unit(-1.f, 1.f);
+    auto put = [&](std::size_t at, const void* v, std::size_t n) {
+      if (at + n <= b.size()) std::memcpy(b.data() + at, v, n);
+    };
+    if (a.dtype == "u8") for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    if (a.dtype == "u16") for (std::size_t i = 0; i < b.size(); i += 2) { auto v = static_cast<std::uint16_t>(rng()); put(i, &v, 2); }
+    if (a.dtype == "u32" || a.dtype == "i32") for (std::size_t i = 0; i < b.size(); i += 4) { auto v = static_cast<std::uint32_t>(rng()); put(i, &v, 4); }
+    if (a.dtype == "f32") for (std::size_t i = 0; i < b.size(); i += 4) { float v = unit(rng); put(i, &v, 4); }
+    if (a.dtype == "bf16") for (std::size_t i = 0; i < b.size(); i += 2) { auto v = float_to_bf16(unit(rng)); put(i, &v, 2); }
+  }
+  return b;
+}
+
+}  // namespace
+
+LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l) {
+  emu::GlobalMemory memory;
+  const isa::Kernel& k = e.kernel();
+  emu::Launch launch;
+  launch.grid = l.grid;
+  launch.block = l.block;
+  e.set_dynamic_lds(l.dynamic_lds);
+  std::vector<std::pair<const LaunchArg*, std::uint64_t>> buffers;
+  for (const auto& m : k.args) {
+    if (m.value_kind.rfind("hidden_", 0) == 0) continue;
+    std::uint64_t value = 0;
+    for (const LaunchArg& a : l.args) {
+      if (a.offset != m.offset) continue;
+      if (a.is_buffer) {
+        const std::vector<std::uint8_t> b = contents(a, l.seed);
+        value = memory.allocate(b.size(), a.key);
+        if (!b.empty()) memory.write(value, b.data(), b.size());
+        buffers.emplace_back(&a, value);
+      } else if (a.is_float) {
+        value = a.size == 4 ? std::bit_cast<std::uint32_t>(static_cast<float>(a.float_value))
+                            : std::bit_cast<std::uint64_t>(a.float_value);
+      } else {
+        value = static_cast<std::uint64_t>(a.int_value);
+      }
+    }
+    launch.args.push_back(value);
+  }
+  LaunchRun r;
+  r.stats = e.run(memory, launch);
+  for (const auto& [a, address] : buffers)
+    if (a->save) {
+      SavedBuffer s{a->key, std::vector<std::uint8_t>(a->bytes)};
+      if (a->bytes) memory.read(address, s.bytes.data(), s.bytes.size());
+      r.saved.push_back(std::move(s));
+    }
+  return r;
+}
+
+}  // namespace tilelab::kernels

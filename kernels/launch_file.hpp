@@ -1,0 +1,79 @@
+// Launching a code object tilelab did not build, without host code: a
+// launch file (TOML) says the kernel, the grid, the block, the dynamic LDS
+// and each argument — by the metadata's name, or by its byte offset when
+// names repeat (padding slots) — as a scalar or a buffer with its size and
+// contents, and which buffers to save after the run.
+//
+//   kernel = "scale_rows"          # optional when the file has one kernel
+//   grid = [16, 1, 1]              # workgroups
+//   block = [64, 1, 1]             # work-items (default: the metadata's maximum)
+//   dynamic_lds = 0                # bytes beyond the kernel's fixed LDS
+//   seed = 1                       # for random contents
+//   [args.in]
+//   buffer = { bytes = 4000, fill = "random", dtype = "u32" }
+//   [args.out]
+//   buffer = { bytes = 4000, fill = "zeros" }
+//   save = true
+//   [args.n]
+//   value = 1000
+//   [args."@40"]                   # the argument at byte offset 40
+//   value = 0
+//
+// fill: "zeros", "constant" (with value, a byte), "random" (dtype u8, u16,
+// u32, i32, f32 in [-1, 1), bf16 in [-1, 1)), or "file" (with path; the
+// file's bytes, as many as fit).  A scalar's type follows the argument's size
+// (4: 32-bit, 8: 64-bit); a float value is written as f32 or f64.
+// Arguments the file leaves out are zero.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/emu/emulator.hpp"
+
+namespace tilelab::kernels {
+
+struct LaunchArg {
+  std::string key;        // as written: a name or "@offset"
+  std::uint32_t offset = 0, size = 0;
+  bool is_buffer = false;
+  // scalar
+  double float_value = 0;
+  std::int64_t int_value = 0;
+  bool is_float = false;
+  // buffer
+  std::uint64_t bytes = 0;
+  std::string fill = "zeros", dtype, file;
+  std::uint8_t constant = 0;
+  bool save = false;
+};
+
+struct LaunchFile {
+  std::string path, kernel;
+  std::array<std::uint32_t, 3> grid{1, 1, 1}, block{0, 1, 1};
+  std::uint32_t dynamic_lds = 0;
+  std::uint64_t seed = 1;
+  std::vector<LaunchArg> args;  // in the kernel's argument order
+};
+
+// Reads FILE against the code object's kernels (names and offsets checked
+// against the metadata).  Throws std::invalid_argument naming the file, the
+// line where known, and what is wrong.
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co);
+
+struct SavedBuffer {
+  std::string name;
+  std::vector<std::uint8_t> bytes;
+};
+
+struct LaunchRun {
+  emu::RunStats stats;
+  std::vector<SavedBuffer> saved;
+};
+
+// Allocates and fills the buffers, lays out the arguments, runs the kernel
+// on `e` (whatever scheduler it has) and reads back the buffers to save.
+LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l);
+
+}  // namespace tilelab::kernels
