@@ -108,4 +108,15 @@ run check gemm_bf16 --shape 2147483520,2147483520,2147483520
 check "check shape product exit" 2 "$rc"
 contains "check shape product message" "multiply to more than 2^53" "$err"
 
+# A code object without a spec: resources, mix per loop, each loop's bound.
+run check "$objects/gfx950/gemm_bf16.hsaco"
+check "check code object exit" 0 "$rc"
+contains "check code object header" "  checked without a spec, on gfx950" "$out"
+contains "check code object loop bound" "    loop 1 (0x1adc..0x1e98): MFMA 512, LDS 512, global 2517 cycles (8192 bytes per wave); bound 2517 cycles, global memory" "$out"
+run check "$objects/gfx950/gemm_bf16.hsaco" --kernel nope
+check "check code object unknown kernel exit" 1 "$rc"
+contains "check code object unknown kernel message" "no kernel named 'nope' (it has: gemm_bf16)" "$err"
+run check gemm_bf16 --kernel gemm_bf16
+check "check --kernel without a file" 2 "$rc"
+
 finish "kernels CLI"

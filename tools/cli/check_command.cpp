@@ -12,6 +12,8 @@
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/code_object_report.hpp"
+#include "sim/isa/decoder.hpp"
 
 namespace tilelab::cli {
 
@@ -153,9 +155,41 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
 
 }  // namespace
 
+namespace {
+
+bool looks_like_code_object(const std::string& t) {
+  auto ends = [&](const std::string& x) { return t.size() > x.size() && t.compare(t.size() - x.size(), x.size(), x) == 0; };
+  return ends(".co") || ends(".hsaco") || t.find('/') != std::string::npos;
+}
+
+// A code object without a spec: per kernel its resources, occupancy, the
+// instruction mix per loop and each loop's MFMA/LDS/global bound.
+int check_code_object(const std::string& file, const std::string& only, const std::string& arch_name) {
+  try {
+    const isa::CodeObject co = isa::read_code_object(file);
+    const arch::Arch a = arch::load_arch(arch_name.empty() ? co.arch : arch_name);
+    if (!only.empty()) co.kernel(only);  // names the kernels there are if there is none
+    for (const isa::Kernel& k : co.kernels) {
+      if (!only.empty() && k.name != only) continue;
+      print_resources(std::cout, co, k);
+      std::cout << "  checked without a spec, on " << a.name << "\n";
+      const isa::Program p = isa::decode_kernel(co, k.name);
+      print_class_counts(std::cout, p);
+      print_loop_bounds(std::cout, p, a);
+    }
+    return kOk;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kFailed;
+  }
+}
+
+}  // namespace
+
 int run_check(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
+      "       tilelab check FILE.co [--kernel NAME] [--arch A]   (a code object without a spec)\n"
       "                     [--json | --summary] [--record FILE [--run-id ID]]\n\n"
       "The design check of each kernel's layout spec (kernels/<name>/spec.cpp), or of\n"
       "KERNEL only: the block tile and its split over waves, threads and values; every\n"
@@ -174,15 +208,20 @@ int run_check(const std::vector<std::string>& args) {
       "kernel; --record adds each check to an HDF5 trace store as a design run\n"
       "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>); --wait SECONDS\n"
       "(default 60) is how long it waits for another writer of the store.\n"
+      "A code object tilelab did not build (FILE.co or FILE.hsaco) is checked without a\n"
+      "spec: per kernel (or only --kernel NAME) its registers, LDS, arguments,\n"
+      "occupancy, the instruction mix of the kernel and of each loop, and each loop's\n"
+      "bound per iteration with one wave on every SIMD: MFMA cycles, LDS port cycles\n"
+      "if conflict-free, global bytes at this CU's share of HBM with every CU busy.\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("json", "")("summary", "")("kernel", po::value<std::string>(), "")(
+  opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
       "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
-      "wait", po::value<double>()->default_value(60), "");
+      "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "");
   po::positional_options_description pos;
-  pos.add("kernel", 1);
+  pos.add("target", 1);
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("check", args, opts, vm, status, &pos)) return status;
@@ -193,17 +232,21 @@ int run_check(const std::vector<std::string>& args) {
     return kOk;
   }
   if (vm.count("json") && vm.count("summary")) return usage_error("check", "--json and --summary exclude each other");
-  if (vm.count("shape") && !vm.count("kernel")) return usage_error("check", "--shape needs a KERNEL");
-  if (!vm["run-id"].as<std::string>().empty() && !vm.count("kernel"))
+  if (vm.count("shape") && !vm.count("target")) return usage_error("check", "--shape needs a KERNEL");
+  if (!vm["run-id"].as<std::string>().empty() && !vm.count("target"))
     return usage_error("check", "--run-id needs a KERNEL (one run per id)");
+  if (vm.count("target") && looks_like_code_object(vm["target"].as<std::string>()))
+    return check_code_object(vm["target"].as<std::string>(), vm.count("kernel") ? vm["kernel"].as<std::string>() : "",
+                             vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>());
+  if (vm.count("kernel")) return usage_error("check", "--kernel NAME goes with a code object FILE.co");
   try {
     const arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
     const std::string dir = vm["code-objects"].as<std::string>();
     if (!vm["code-objects"].defaulted() && !fs::is_directory(dir))  // a typo would skip every code-object check
       return usage_error("check", "--code-objects " + dir + ": no such directory");
     std::vector<const kernels::KernelSpec*> specs;
-    if (vm.count("kernel")) {
-      specs.push_back(&kernels::find_spec(vm["kernel"].as<std::string>()));
+    if (vm.count("target")) {
+      specs.push_back(&kernels::find_spec(vm["target"].as<std::string>()));
     } else {
       for (const auto& s : kernels::all_specs())
         if (std::find(s.archs.begin(), s.archs.end(), a.name) != s.archs.end()) specs.push_back(&s);
