@@ -188,6 +188,14 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co) 
     if (!t) fail(file, a, "args must be a table of [args.NAME] tables");
     for (const auto& [key, node] : *t) l.args.push_back(read_arg(file, std::string(key.str()), node, *k));
   }
+  // Every argument but the padding slots must be given: a forgotten pointer
+  // would run the kernel on address 0.
+  for (const auto& m : k->args) {
+    if (m.value_kind.rfind("hidden_", 0) == 0 || m.name == "pad" || m.name.empty()) continue;
+    if (std::none_of(l.args.begin(), l.args.end(), [&](const LaunchArg& a) { return a.offset == m.offset; }))
+      fail(file, nullptr, "argument '" + m.name + "' (@" + std::to_string(m.offset) + ") of " + k->name +
+                              " is not given (only padding named 'pad' may be left out)");
+  }
   std::sort(l.args.begin(), l.args.end(), [](const LaunchArg& x, const LaunchArg& y) { return x.offset < y.offset; });
   for (std::size_t i = 1; i < l.args.size(); ++i)
     if (l.args[i].offset == l.args[i - 1].offset)

@@ -23,7 +23,7 @@
 // u32, i32, f32 in [-1, 1), bf16 in [-1, 1)), or "file" (with path; the
 // file's bytes, as many as fit).  A scalar's type follows the argument's size
 // (4: 32-bit, 8: 64-bit); a float value is written as f32 or f64.
-// Arguments the file leaves out are zero.
+// Every argument must be given but padding slots (named "pad"), which are zero.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -145,4 +145,16 @@ run sim "$handwritten" --launch "$tmp/small_out.toml" --functional
 check "launch out of bounds exit" 1 "$rc"
 contains "launch out of bounds message" "scale_rows pc 0x1644 (global_store_dword v2, v3, s[4:5]): global store of 4 bytes at 0x" "$err"
 check "launch out of bounds one line" 1 "$(printf '%s\n' "$err" | wc -l)"
+grep -v '^value = 1000' "$launch" | sed 's/^\[args.n\]//' > "$tmp/missing.toml"
+run sim "$handwritten" --launch "$tmp/missing.toml" --functional
+check "launch missing argument exit" 2 "$rc"
+contains "launch missing argument message" "missing.toml: argument 'n' (@32) of scale_rows is not given (only padding named 'pad' may be left out)" "$err"
+sed 's/^grid = \[16, 1, 1\]/grid = [0, 1, 1]/' "$launch" > "$tmp/grid0.toml"
+run sim "$handwritten" --launch "$tmp/grid0.toml" --functional
+check "launch grid of 0 exit" 2 "$rc"
+contains "launch grid of 0 message" "grid0.toml:4: grid values must be integers from 1 to 2^31-1" "$err"
+# Opcode coverage: what stands between a set of code objects and a run.
+run disasm --coverage "$code_objects"/gfx950/*.hsaco "$handwritten"
+check "coverage exit" 0 "$rc"
+contains "coverage of the suite" "opcodes the emulator cannot run (0 instructions, 0.0%)" "$out"
 finish "emulator CLI"

@@ -2,15 +2,68 @@
 // annotated for a GPU engineer.
 #include <unistd.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "sim/emu/semantics.hpp"
 #include "sim/isa/decoder.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
 
 namespace tilelab::cli {
 
+namespace {
+
+// The opcodes these code objects use that the functional emulator cannot run
+// (no semantics, or operands it cannot read), with how often they occur and
+// in how many kernels: what stands between them and a run.
+int coverage(const std::vector<std::string>& files) {
+  struct Use {
+    std::uint64_t count = 0;
+    std::set<std::string> kernels;
+  };
+  std::map<std::string, Use> missing;
+  std::uint64_t total = 0, kernels = 0;
+  for (const std::string& f : files) {
+    const isa::CodeObject co = isa::read_code_object(f);
+    const isa::Decoder decoder(co.arch);
+    for (const isa::Kernel& k : co.kernels) {
+      ++kernels;
+      for (const isa::Instruction& in : decoder.decode(co, k).instructions) {
+        ++total;
+        std::string key;
+        try {
+          const emu::ParsedText t = emu::parse_text(in.text);
+          if (!emu::handlers().count(t.base)) key = t.base;
+        } catch (const emu::EmuError&) {
+          key = std::string(in.mnemonic()) + " (operands not read)";
+        }
+        if (key.empty()) continue;
+        missing[key].count++;
+        missing[key].kernels.insert(f + ":" + k.name);
+      }
+    }
+  }
+  std::vector<std::pair<std::string, Use>> rows(missing.begin(), missing.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  std::uint64_t uncovered = 0;
+  for (const auto& [op, use] : rows) uncovered += use.count;
+  std::printf("%llu kernels, %llu instructions; %zu opcodes the emulator cannot run (%llu instructions, %.1f%%)\n",
+              static_cast<unsigned long long>(kernels), static_cast<unsigned long long>(total), rows.size(),
+              static_cast<unsigned long long>(uncovered), total ? 100.0 * static_cast<double>(uncovered) / static_cast<double>(total) : 0.0);
+  if (!rows.empty()) std::printf("  %-48s %12s %8s\n", "opcode", "instructions", "kernels");
+  for (const auto& [op, use] : rows)
+    std::printf("  %-48s %12llu %8zu\n", op.c_str(), static_cast<unsigned long long>(use.count), use.kernels.size());
+  return kOk;
+}
+
+}  // namespace
+
 int run_disasm(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab disasm FILE.hsaco [--kernel NAME] [--summary] [--no-colour]\n\n"
+      "usage: tilelab disasm FILE.hsaco [--kernel NAME] [--summary] [--no-colour]\n"
+      "       tilelab disasm --coverage FILE.co...\n\n"
       "Decodes an AMDGPU code object (gfx950, gfx942, ... as its ELF header says) with\n"
       "LLVM's MC disassembler and prints, for each kernel (or only NAME):\n"
       "  a header: registers, LDS and scratch bytes, arguments, occupancy (from the\n"
@@ -21,12 +74,15 @@ int run_disasm(const std::vector<std::string>& args) {
       "  loop, M for MFMA and L for LDS instructions (coloured on a terminal), the\n"
       "  instruction exactly as llvm-objdump prints it, and '-> pc' for branches.\n"
       "--summary prints the header only.\n"
+      "--coverage lists, over every kernel of the files, the opcodes the functional\n"
+      "emulator cannot run yet, with their instruction and kernel counts.\n"
       "Exit status: 0 ok, 1 the file is not a readable code object, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("summary", "")("no-colour", "")("file", po::value<std::string>(), "")(
+  opts.add_options()("help", "")("summary", "")("no-colour", "")("coverage", "")(
+      "file", po::value<std::vector<std::string>>(), "")(
       "kernel", po::value<std::string>(), "");
   po::positional_options_description pos;
-  pos.add("file", 1);
+  pos.add("file", -1);
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("disasm", args, opts, vm, status, &pos)) return status;
@@ -35,8 +91,11 @@ int run_disasm(const std::vector<std::string>& args) {
     return kOk;
   }
   if (!vm.count("file")) return usage_error("disasm", "a code object file is required");
+  const std::vector<std::string> files = vm["file"].as<std::vector<std::string>>();
+  if (!vm.count("coverage") && files.size() != 1) return usage_error("disasm", "one code object at a time (or --coverage FILES...)");
   try {
-    const isa::CodeObject co = isa::read_code_object(vm["file"].as<std::string>());
+    if (vm.count("coverage")) return coverage(files);
+    const isa::CodeObject co = isa::read_code_object(files[0]);
     const isa::Decoder decoder(co.arch);
     const bool colour = !vm.count("no-colour") && isatty(STDOUT_FILENO);
     std::vector<const isa::Kernel*> kernels;
