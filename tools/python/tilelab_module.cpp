@@ -40,14 +40,14 @@ void check_depth(int depth) {
 IntTuple to_tuple(const py::handle& o, int depth = 0) {
   check_depth(depth);
   if (o.is_none()) return IntTuple::underscore();
-  if (py::isinstance<py::bool_>(o)) throw py::type_error("a bool is not a shape or coordinate");
+  if (py::isinstance<py::bool_>(o)) throw py::value_error("a bool is not a shape or coordinate");
   if (py::isinstance<py::int_>(o)) return IntTuple(to_int(o));
   if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
     IntTuple t = IntTuple::empty_tuple();
     for (const py::handle& x : o) t.push_back(to_tuple(x, depth + 1));
     return t;
   }
-  throw py::type_error("expected an int, a tuple of them, or None, got " + std::string(py::str(o.get_type())));
+  throw py::value_error("expected an int, a tuple of them, or None, got " + std::string(py::str(o.get_type())));
 }
 
 py::object from_tuple(const IntTuple& t) {
@@ -77,7 +77,7 @@ Tiler tiler_of(const py::handle& o, int depth = 0) {
     if (auto* l = std::get_if<Layout>(&v)) return *l;
     if (auto* s = std::get_if<IntTuple>(&v)) return Tiler::from_shape(*s);
   }
-  throw py::type_error("expected a tiler: a Layout, an int, None, a tuple of them, or an expression string");
+  throw py::value_error("expected a tiler: a Layout, an int, None, a tuple of them, or an expression string");
 }
 
 Layout layout_of(const py::handle& o) {
