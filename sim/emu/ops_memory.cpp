@@ -272,9 +272,9 @@ void global_load_lds(Wave& w, const Op& op, Env& e) {
 // ds_read_b64_tr_b16 vdst[2], vaddr (gfx950): each group of 16 lanes reads a
 // 4 x 16 tile of 16-bit elements, lane 4r + q supplying the 8 bytes of row r,
 // columns 4q..4q+3; lane j of the group receives column j (rows 0..3, low
-// half first).  The lane mapping follows Modular's description of
-// ds_read_tr16_b64 ("each 16-lane row loads a 4x16 tile ... each lane gets a
-// column"); the ISA text is not in arch-facts yet [?].
+// half first).  That is the official lane map [O] (arch-facts, "Transposing
+// reads", hardware-checked): element n of lane t of a block starting at g is
+// halfword t&3 of lane g + (t>>2) + 4n's 8 bytes.
 void ds_read_b64_tr_b16(Wave& w, const Op& op, Env& e) {
   u32 addr[kLanes] = {};
   const u32* va = vector_reg(w, O(op, 1));
