@@ -269,34 +269,37 @@ void global_load_lds(Wave& w, const Op& op, Env& e) {
   if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
 }
 
-// ds_read_b64_tr_b16 vdst[2], vaddr (gfx950): each group of 16 lanes reads a
-// 4 x 16 tile of 16-bit elements, lane 4r + q supplying the 8 bytes of row r,
-// columns 4q..4q+3; lane j of the group receives column j (rows 0..3, low
-// half first).  That is the official lane map [O] (arch-facts, "Transposing
-// reads", hardware-checked): element n of lane t of a block starting at g is
-// halfword t&3 of lane g + (t>>2) + 4n's 8 bytes.
-void ds_read_b64_tr_b16(Wave& w, const Op& op, Env& e) {
+// ds_read_b64_tr_b16 / _b8 vdst[2], vaddr (gfx950), the transposing 64-bit
+// reads: each lane reads its own 8 bytes; in each block of 16 lanes (first
+// lane g, t = lane % 16), element n of lane t comes from lane
+// g + t / (8 / Bytes) + (16 / (8 / Bytes)) * n, element t % (8 / Bytes) —
+// for b16 lane g + (t>>2) + 4n, halfword t&3 (a 4 x 16 tile whose column t
+// lane t receives); for b8 lane g + (t>>3) + 2n, byte t&7.  The official,
+// hardware-checked maps (arch-facts, "Transposing reads", [O]).
+template <int Bytes>
+void ds_read_b64_tr(Wave& w, const Op& op, Env& e) {
+  constexpr int per_lane = 8 / Bytes;     // elements in a lane's 8 bytes
+  constexpr int rows = 16 / per_lane;     // the source lane steps by this from element n to n + 1
   u32 addr[kLanes] = {};
   const u32* va = vector_reg(w, O(op, 1));
   for (u64 ex = w.exec; ex; ex &= ex - 1) addr[std::countr_zero(ex)] = va[std::countr_zero(ex)] + static_cast<u32>(op.t.mods.offset);
   trace(e, op, addr, w.exec);
-  std::uint16_t elem[kLanes][4] = {};
+  std::uint8_t bytes[kLanes][8] = {};
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    std::memcpy(elem[l], lds_at(e, addr[l], 8, l), 8);
+    std::memcpy(bytes[l], lds_at(e, addr[l], 8, l), 8);
   }
-  u32 lo[kLanes], hi[kLanes];
+  std::uint8_t out[kLanes][8] = {};
   for (int l = 0; l < kLanes; ++l) {
-    int base = l & ~15, j = l & 15;
-    std::uint16_t col[4];
-    for (int r = 0; r < 4; ++r) col[r] = elem[base + 4 * r + j / 4][j % 4];
-    lo[l] = col[0] | static_cast<u32>(col[1]) << 16;
-    hi[l] = col[2] | static_cast<u32>(col[3]) << 16;
+    const int g = l & ~15, t = l & 15;
+    for (int n = 0; n < per_lane; ++n)
+      std::memcpy(out[l] + Bytes * n, bytes[g + t / per_lane + rows * n] + Bytes * (t % per_lane), Bytes);
   }
   u32 *d0 = vector_reg(w, O(op, 0), 0), *d1 = vector_reg(w, O(op, 0), 1);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    d0[l] = lo[l], d1[l] = hi[l];
+    std::memcpy(&d0[l], out[l], 4);
+    std::memcpy(&d1[l], out[l] + 4, 4);
   }
 }
 
@@ -379,7 +382,8 @@ void buffer_store(Wave& w, const Op& op, Env& e) {
 }  // namespace
 
 void add_memory_ops(HandlerTable& t) {
-  t["ds_read_b64_tr_b16"] = ds_read_b64_tr_b16;
+  t["ds_read_b64_tr_b16"] = ds_read_b64_tr<2>;
+  t["ds_read_b64_tr_b8"] = ds_read_b64_tr<1>;
   t["ds_swizzle_b32"] = ds_swizzle;
   t["global_load_lds_dword"] = global_load_lds<4>;
   t["global_load_lds_dwordx3"] = global_load_lds<12>;

@@ -468,6 +468,27 @@ TEST(EmuInstructions, TransposeReadFollowsTheOfficialLaneMap) {
   }
 }
 
+// ds_read_b64_tr_b8 by the official map: element (byte) n of lane t comes
+// from byte t&7 of lane g + (t>>3) + 2n.
+TEST(EmuInstructions, TransposeReadB8FollowsTheOfficialLaneMap) {
+  Snippet s("ds_read_b64_tr_b8 v[2:3], v1", 64, 4096);
+  std::mt19937 rng(22);
+  for (auto& b : s.wg.lds) b = static_cast<std::uint8_t>(rng());
+  std::uint32_t addr[64];
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = addr[l] = 8 * (rng() % 512);
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    const int g = l & ~15, t = l & 15;
+    std::uint8_t want[8];
+    for (int n = 0; n < 8; ++n) want[n] = s.wg.lds[addr[g + (t >> 3) + 2 * n] + (t & 7)];
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, want, 4);
+    std::memcpy(&hi, want + 4, 4);
+    ASSERT_EQ(s.wave().vgpr(2)[l], lo) << l;
+    ASSERT_EQ(s.wave().vgpr(3)[l], hi) << l;
+  }
+}
+
 // f32 <-> f16 against the compiler's _Float16 (an independent conversion):
 // every half code up, and 200k random floats plus edge cases down (RNE).
 TEST(EmuInstructions, HalfConversionsEveryCode) {
