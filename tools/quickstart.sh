@@ -19,7 +19,7 @@ echo "wrote results/mfma_16x16x32_bf16_A.svg"
 # The design check of reading those operands from a 64x64 bf16 LDS tile,
 # row-major and with the XOR swizzle tilelab's search finds; both recorded
 # as design runs in results/quickstart.h5 (traces/SCHEMA.md) and compared.
-rm -f results/quickstart.h5
+rm -rf results/quickstart.h5 results/quickstart.h5.runs
 for smem in '(64,64):(64,1)' 'Sw<3,3,3> o (64,64):(64,1)'; do
   id=$([ "$smem" = '(64,64):(64,1)' ] && echo row-major || echo swizzled)
   echo
