@@ -33,6 +33,13 @@ void sopc(Wave& w, const Op& op, Env&) { w.scc = F(S(w, op, 0), S(w, op, 1)); }
 
 std::int32_t i32(std::uint32_t x) { return static_cast<std::int32_t>(x); }
 
+template <int N>
+void lshl_add(Wave& w, const Op& op, Env&) {
+  const std::uint64_t sum = (static_cast<std::uint64_t>(S(w, op, 1)) << N) + S(w, op, 2);
+  write_scalar_u32(w, D(op), static_cast<std::uint32_t>(sum));
+  w.scc = (sum >> 32) != 0;
+}
+
 // EXEC-saving ops: D = EXEC; EXEC = F(S0, EXEC); SCC = EXEC != 0.
 template <auto F>
 void saveexec(Wave& w, const Op& op, Env&) {
@@ -89,6 +96,17 @@ void add_scalar_ops(HandlerTable& t) {
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(a) >> (b & 63));
   })>;
   t["s_bfe_u32"] = sop2_32<bfe_u32, true>;
+  // s_bfm_b64: a mask of S0[5:0] ones shifted left by S1[5:0]; SCC unchanged.
+  t["s_bfm_b64"] = [](Wave& w, const Op& op, Env&) {
+    const std::uint32_t width = S(w, op, 1) & 63, shift = S(w, op, 2) & 63;
+    const std::uint64_t ones = width == 0 ? 0 : (~std::uint64_t{0} >> (64 - width));
+    write_scalar_u64(w, D(op), ones << shift);
+  };
+  // s_lshlN_add_u32 (N = 1..4): D = (S0 << N) + S1; SCC = the sum's carry out of 32 bits.
+  t["s_lshl1_add_u32"] = lshl_add<1>;
+  t["s_lshl2_add_u32"] = lshl_add<2>;
+  t["s_lshl3_add_u32"] = lshl_add<3>;
+  t["s_lshl4_add_u32"] = lshl_add<4>;
   t["s_bfe_i32"] = sop2_32<bfe_i32, true>;
   // Multiplies: SCC unchanged.
   t["s_mul_i32"] = sop2_32<([](std::uint32_t a, std::uint32_t b) { return a * b; }), false>;

@@ -362,6 +362,17 @@ void add_vector_ops(HandlerTable& t) {
   // Integer arithmetic (no carry out).
   TL_INT2("v_add_u32", a + b);
   TL_INT2("v_sub_u32", a - b);
+  // v_add_i32 / v_sub_i32 (VOP3 on gfx9): two's-complement wrap; with clamp
+  // they saturate, which is refused rather than computed wrong.
+  t["v_add_i32"] = [](Wave& w, const Op& op, Env& e) {
+    if (op.t.mods.clamp) throw EmuError("v_add_i32 with clamp (saturation) is not implemented");
+    vop_int<([](u32 a, u32 b, u32) -> u32 { return a + b; }), 2>(w, op, e);
+  };
+  t["v_sub_i32"] = [](Wave& w, const Op& op, Env& e) {
+    if (op.t.mods.clamp) throw EmuError("v_sub_i32 with clamp (saturation) is not implemented");
+    vop_int<([](u32 a, u32 b, u32) -> u32 { return a - b; }), 2>(w, op, e);
+  };
+  t["v_nop"] = [](Wave&, const Op&, Env&) {};
   TL_INT2("v_subrev_u32", b - a);
   TL_INT2("v_mul_lo_u32", a * b);
   TL_INT2("v_mul_hi_u32", static_cast<u32>((static_cast<u64>(a) * b) >> 32));
@@ -497,6 +508,9 @@ void add_vector_ops(HandlerTable& t) {
   TL_F3("v_max3_f32", std::fmax(std::fmax(a, b), c));
   TL_F3("v_min3_f32", std::fmin(std::fmin(a, b), c));
   TL_F1("v_rcp_f32", static_cast<float>(1.0 / static_cast<double>(a)));
+  // The "integer flag" reciprocal (for integer division) computes the same
+  // value; it differs only in the exceptions it may raise.
+  TL_F1("v_rcp_iflag_f32", static_cast<float>(1.0 / static_cast<double>(a)));
   TL_F1("v_rsq_f32", static_cast<float>(1.0 / std::sqrt(static_cast<double>(a))));
   TL_F1("v_sqrt_f32", static_cast<float>(std::sqrt(static_cast<double>(a))));
   TL_F1("v_exp_f32", static_cast<float>(std::exp2(static_cast<double>(a))));

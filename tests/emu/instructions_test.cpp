@@ -62,6 +62,33 @@ TEST(EmuInstructions, ScalarCarryChain) {
   EXPECT_EQ(s.wave().s[10], 2u);  // no carry out of the second add
 }
 
+// Forms hand-written assembly uses (AMD's gfx950 kernels), values by hand:
+// s_lshlN_add_u32 sets SCC on a carry out of 32 bits; s_bfm_b64 builds a
+// mask, also into exec; v_add_i32/v_sub_i32 wrap; v_rcp_iflag_f32 is 1/x.
+TEST(EmuInstructions, HandWrittenAssemblyForms) {
+  Snippet s("s_lshl1_add_u32 s4, s6, s7\ns_cselect_b32 s5, 1, 2\ns_lshl2_add_u32 s12, s13, s14\ns_cselect_b32 s15, 1, 2\n"
+            "s_bfm_b64 s[8:9], s10, s11\ns_bfm_b64 s[16:17], 0, 3\n"
+            "v_add_i32 v3, s20, v1\nv_sub_i32 v5, 0, s21\nv_nop\nv_rcp_iflag_f32_e32 v7, v8");
+  emu::Wave& w = s.wave();
+  w.s[6] = 0x80000001u, w.s[7] = 5;   // (0x80000001 << 1) + 5 = 0x1_0000_0007
+  w.s[13] = 3, w.s[14] = 4;           // (3 << 2) + 4 = 16, no carry
+  w.s[10] = 12, w.s[11] = 40;
+  w.s[20] = 1, w.s[21] = 7;
+  for (int l = 0; l < 64; ++l) w.vgpr(1)[l] = 0x7fffffffu, w.vgpr(8)[l] = bits(4.0f);
+  s.run();
+  EXPECT_EQ(w.s[4], 7u);
+  EXPECT_EQ(w.s[5], 1u);  // carry out
+  EXPECT_EQ(w.s[12], 16u);
+  EXPECT_EQ(w.s[15], 2u);  // none
+  EXPECT_EQ(w.s[8] | static_cast<std::uint64_t>(w.s[9]) << 32, 0xfffull << 40);
+  EXPECT_EQ(w.s[16] | static_cast<std::uint64_t>(w.s[17]) << 32, 0u);  // zero width: no bits
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(w.vgpr(3)[l], 0x80000000u) << l;  // wraps
+    ASSERT_EQ(w.vgpr(5)[l], static_cast<std::uint32_t>(-7)) << l;
+    ASSERT_EQ(w.vgpr(7)[l], bits(0.25f)) << l;
+  }
+}
+
 // Vector carry chains: a 64-bit add and subtract from 32-bit halves, the
 // carry/borrow per lane in vcc; literal cases at the wrap-around.
 TEST(EmuInstructions, VectorCarryChains) {
