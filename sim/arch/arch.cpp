@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -42,18 +43,27 @@ const MfmaInstruction* Arch::find_mfma(std::string_view n) const {
   return nullptr;
 }
 
+namespace {
+// A [chip] figure as a number; 0 when the file does not give it.
+double chip_figure(const Arch& a, const std::string& key) {
+  for (const auto& [k, v] : a.figures)
+    if (k == key) return std::atof(v.c_str());
+  return 0;
+}
+}  // namespace
+
+int chip_cus(const Arch& a) {
+  const double cus = chip_figure(a, "chip.xcds") * chip_figure(a, "chip.cus_per_xcd");
+  if (cus < 1) throw ArchError(a.file + ": chip.xcds and chip.cus_per_xcd are needed for the chip's CUs");
+  return static_cast<int>(cus);
+}
+
 double memory_bytes_per_clock_per_cu(const Arch& a, double busy_cus) {
-  double hbm = 0, peak_mhz = 0, cus = 0, xcds = 0;
-  for (const auto& [k, v] : a.figures) {
-    if (k == "chip.hbm_tb_per_s") hbm = std::stod(v);
-    if (k == "chip.peak_clock_mhz") peak_mhz = std::stod(v);
-    if (k == "chip.cus_per_xcd") cus = std::stod(v);
-    if (k == "chip.xcds") xcds = std::stod(v);
-  }
-  if (hbm <= 0 || peak_mhz <= 0 || cus <= 0 || xcds <= 0)
-    throw ArchError(a.file + ": chip.hbm_tb_per_s, peak_clock_mhz, xcds and cus_per_xcd are needed for the memory bandwidth");
+  const double hbm = chip_figure(a, "chip.hbm_tb_per_s"), peak_mhz = chip_figure(a, "chip.peak_clock_mhz");
+  if (hbm <= 0 || peak_mhz <= 0)
+    throw ArchError(a.file + ": chip.hbm_tb_per_s and peak_clock_mhz are needed for the memory bandwidth");
   const double mhz = a.has_timing ? a.timing.clock_mhz : peak_mhz;
-  const double busy = std::clamp(busy_cus, 1.0, cus * xcds);
+  const double busy = std::clamp(busy_cus, 1.0, static_cast<double>(chip_cus(a)));
   const double share = hbm * 1e12 / (mhz * 1e6) / busy;
   return a.has_timing ? std::min(share, a.timing.l1_bytes_per_clock) : share;
 }

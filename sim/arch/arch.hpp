@@ -124,6 +124,9 @@ struct Arch {
   const MfmaInstruction* find_mfma(std::string_view name) const;
 };
 
+// The chip's CUs (chip.xcds x chip.cus_per_xcd); ArchError when not described.
+int chip_cus(const Arch& a);
+
 // The memory bandwidth one CU gets, in bytes per clock, when `busy_cus` CUs
 // run work: the chip's HBM bandwidth (chip.hbm_tb_per_s at the model's clock)
 // shared equally, and with timing figures at most the CU's L1 bandwidth.

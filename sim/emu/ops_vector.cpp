@@ -6,7 +6,9 @@
 // rounded once to f32, i.e. correctly rounded.  The ISA guarantees 1 ULP for
 // these (v_rcp/v_rsq/v_exp/v_log), so hardware may differ from the emulator
 // in the last bit; everything else here is exact IEEE f32 arithmetic.
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -305,6 +307,13 @@ void carry_op(Wave& w, const Op& op, Env&) {
 int exponent(float f) { return static_cast<int>((bits_of(f) >> 23) & 0xff); }
 bool denorm(float f) { return std::fpclassify(f) == FP_SUBNORMAL; }
 
+// The signed value of a 32-bit register, widened; a 64-bit value saturated to int32.
+std::int64_t i64(u32 x) { return static_cast<std::int32_t>(x); }
+u32 sat_i32(std::int64_t v) {
+  return static_cast<u32>(static_cast<std::int32_t>(std::clamp<std::int64_t>(
+      v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())));
+}
+
 }  // namespace
 
 #define TL_INT1(name, ...) t[name] = vop_int<([](u32 a, u32, u32) -> u32 { return __VA_ARGS__; }), 1>
@@ -313,6 +322,7 @@ bool denorm(float f) { return std::fpclassify(f) == FP_SUBNORMAL; }
 #define TL_F1(name, ...) t[name] = vop_f32<([](float a, float, float) -> float { return __VA_ARGS__; }), 1>
 #define TL_F2(name, ...) t[name] = vop_f32<([](float a, float b, float) -> float { return __VA_ARGS__; }), 2>
 #define TL_F3(name, ...) t[name] = vop_f32<([](float a, float b, float c) -> float { return __VA_ARGS__; }), 3>
+
 
 void add_vector_ops(HandlerTable& t) {
   // Moves and bitwise.
@@ -362,15 +372,15 @@ void add_vector_ops(HandlerTable& t) {
   // Integer arithmetic (no carry out).
   TL_INT2("v_add_u32", a + b);
   TL_INT2("v_sub_u32", a - b);
-  // v_add_i32 / v_sub_i32 (VOP3 on gfx9): two's-complement wrap; with clamp
-  // they saturate, which is refused rather than computed wrong.
+  // v_add_i32 / v_sub_i32 (VOP3 on gfx9): two's-complement wrap, or with
+  // clamp the exact result saturated to the int32 range.
   t["v_add_i32"] = [](Wave& w, const Op& op, Env& e) {
-    if (op.t.mods.clamp) throw EmuError("v_add_i32 with clamp (saturation) is not implemented");
-    vop_int<([](u32 a, u32 b, u32) -> u32 { return a + b; }), 2>(w, op, e);
+    if (op.t.mods.clamp) vop_int<([](u32 a, u32 b, u32) -> u32 { return sat_i32(i64(a) + i64(b)); }), 2>(w, op, e);
+    else vop_int<([](u32 a, u32 b, u32) -> u32 { return a + b; }), 2>(w, op, e);
   };
   t["v_sub_i32"] = [](Wave& w, const Op& op, Env& e) {
-    if (op.t.mods.clamp) throw EmuError("v_sub_i32 with clamp (saturation) is not implemented");
-    vop_int<([](u32 a, u32 b, u32) -> u32 { return a - b; }), 2>(w, op, e);
+    if (op.t.mods.clamp) vop_int<([](u32 a, u32 b, u32) -> u32 { return sat_i32(i64(a) - i64(b)); }), 2>(w, op, e);
+    else vop_int<([](u32 a, u32 b, u32) -> u32 { return a - b; }), 2>(w, op, e);
   };
   t["v_nop"] = [](Wave&, const Op&, Env&) {};
   TL_INT2("v_subrev_u32", b - a);

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <deque>
 #include <limits>
-#include <cstdlib>
 #include <set>
 
 #include "sim/lds/occupancy.hpp"
@@ -602,18 +601,6 @@ void CycleModel::lds_access(int cycles, int conflicts, bool modelled) {
 }
 std::uint64_t CycleModel::clock() const { return current_ ? current_->now() : 0; }
 
-namespace {
-
-int chip_cus(const arch::Arch& a) {
-  long xcds = 0, per = 0;
-  for (const auto& [k, v] : a.figures) {
-    if (k == "chip.xcds") xcds = std::atol(v.c_str());
-    if (k == "chip.cus_per_xcd") per = std::atol(v.c_str());
-  }
-  return xcds > 0 && per > 0 ? static_cast<int>(xcds * per) : 1;
-}
-
-}  // namespace
 
 emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
                                          std::uint64_t kernarg) {
@@ -643,7 +630,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   if (per_cu < 1) throw TimingError(k.name + ": one workgroup does not fit on a CU (registers, LDS or waves)");
 
   // Workgroups in dispatch order (x fastest), dealt to the CUs round robin.
-  const int cus = options_.cus > 0 ? options_.cus : chip_cus(arch_);
+  const int cus = options_.cus > 0 ? options_.cus : arch::chip_cus(arch_);
   std::vector<std::vector<std::array<std::uint32_t, 3>>> per(static_cast<std::size_t>(cus));
   std::uint64_t n = 0;
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
@@ -679,7 +666,6 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.waves += unit.waves_.size();
     r.l1_hits += unit.vmem_.l1_hits();
     r.l1_misses += unit.vmem_.l1_misses();
-    r.l1_busy += unit.vmem_.l1_busy_cycles();
     r.memory_busy += unit.share_.busy_cycles();
     r.global_bytes += unit.share_.bytes_moved();
   }

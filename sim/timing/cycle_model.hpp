@@ -102,8 +102,8 @@ struct TimingResult {
   std::uint64_t wave_cycles = 0, issue_cycles = 0;
   std::array<std::uint64_t, kReasonCount> stall_cycles{};
   // Busy cycles summed over the CUs that ran work: the matrix cores and VALUs
-  // (per SIMD), the LDS ports (per SIMD pair), the L1s and the memory share.
-  double mfma_busy = 0, valu_busy = 0, lds_busy = 0, l1_busy = 0, memory_busy = 0;
+  // (per SIMD), the LDS ports (per SIMD pair) and the memory share.
+  double mfma_busy = 0, valu_busy = 0, lds_busy = 0, memory_busy = 0;
   std::uint64_t l1_hits = 0, l1_misses = 0;
   std::vector<WaveSpan> waves_spans;
   std::deque<IssueEvent> events;            // in issue order per CU, at most Options::max_events

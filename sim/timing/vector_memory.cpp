@@ -93,7 +93,6 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
   for (const LineUse& u : lines) bytes += u.bytes;
   const double transfer = bytes / t_.l1_bytes_per_clock;
   l1_free_ = std::max(l1_free_, static_cast<double>(start)) + transfer;
-  l1_busy_ += transfer;
   std::uint64_t done = static_cast<std::uint64_t>(std::ceil(l1_free_));
   for (const LineUse& u : lines) {
     ++use_clock_;

@@ -63,7 +63,6 @@ class VectorMemory {
 
   std::uint64_t l1_hits() const { return hits_; }
   std::uint64_t l1_misses() const { return misses_; }
-  double l1_busy_cycles() const { return l1_busy_; }
 
  private:
   struct Way {
@@ -77,7 +76,7 @@ class VectorMemory {
   int sets_;
   std::vector<Way> ways_;  // sets_ x t_.l1_ways
   std::uint64_t use_clock_ = 0, hits_ = 0, misses_ = 0;
-  double l1_free_ = 0, l1_busy_ = 0;
+  double l1_free_ = 0;
   struct InFlight {
     std::uint64_t back;
     int bytes;

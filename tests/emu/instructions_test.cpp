@@ -64,16 +64,18 @@ TEST(EmuInstructions, ScalarCarryChain) {
 
 // Forms hand-written assembly uses (AMD's gfx950 kernels), values by hand:
 // s_lshlN_add_u32 sets SCC on a carry out of 32 bits; s_bfm_b64 builds a
-// mask, also into exec; v_add_i32/v_sub_i32 wrap; v_rcp_iflag_f32 is 1/x.
+// mask; v_add_i32/v_sub_i32 wrap, and with clamp saturate to the int32
+// range; v_rcp_iflag_f32 is 1/x.
 TEST(EmuInstructions, HandWrittenAssemblyForms) {
   Snippet s("s_lshl1_add_u32 s4, s6, s7\ns_cselect_b32 s5, 1, 2\ns_lshl2_add_u32 s12, s13, s14\ns_cselect_b32 s15, 1, 2\n"
             "s_bfm_b64 s[8:9], s10, s11\ns_bfm_b64 s[16:17], 0, 3\n"
-            "v_add_i32 v3, s20, v1\nv_sub_i32 v5, 0, s21\nv_nop\nv_rcp_iflag_f32_e32 v7, v8");
+            "v_add_i32 v3, s20, v1\nv_sub_i32 v5, 0, s21\nv_nop\nv_rcp_iflag_f32_e32 v7, v8\n"
+            "v_add_i32 v9, s20, v1 clamp\nv_sub_i32 v10, s22, v1 clamp\nv_sub_i32 v11, 0, s21 clamp");
   emu::Wave& w = s.wave();
   w.s[6] = 0x80000001u, w.s[7] = 5;   // (0x80000001 << 1) + 5 = 0x1_0000_0007
   w.s[13] = 3, w.s[14] = 4;           // (3 << 2) + 4 = 16, no carry
   w.s[10] = 12, w.s[11] = 40;
-  w.s[20] = 1, w.s[21] = 7;
+  w.s[20] = 1, w.s[21] = 7, w.s[22] = 0xfffffffeu;  // s22 = -2
   for (int l = 0; l < 64; ++l) w.vgpr(1)[l] = 0x7fffffffu, w.vgpr(8)[l] = bits(4.0f);
   s.run();
   EXPECT_EQ(w.s[4], 7u);
@@ -86,6 +88,9 @@ TEST(EmuInstructions, HandWrittenAssemblyForms) {
     ASSERT_EQ(w.vgpr(3)[l], 0x80000000u) << l;  // wraps
     ASSERT_EQ(w.vgpr(5)[l], static_cast<std::uint32_t>(-7)) << l;
     ASSERT_EQ(w.vgpr(7)[l], bits(0.25f)) << l;
+    ASSERT_EQ(w.vgpr(9)[l], 0x7fffffffu) << l;    // 0x7fffffff + 1 saturates at INT32_MAX
+    ASSERT_EQ(w.vgpr(10)[l], 0x80000000u) << l;   // -2 - 0x7fffffff saturates at INT32_MIN
+    ASSERT_EQ(w.vgpr(11)[l], static_cast<std::uint32_t>(-7)) << l;  // in range: as without clamp
   }
 }
 
@@ -473,33 +478,18 @@ TEST(EmuInstructions, TransposeReadGivesColumns) {
   }
 }
 
-// The official lane map (arch-facts, "Transposing reads": hardware-checked,
+// The official lane maps (arch-facts, "Transposing reads": hardware-checked,
 // rocjitsu/Triton/aiter/HipKittens/FlyDSL agree): in each block of 16 lanes
-// (first lane g, t = lane % 16), element n of lane t is halfword t&3 of the
-// 8 bytes lane g + (t>>2) + 4n read.  Each lane reads its own random aligned
-// address here, so nothing but the rule can produce the expected values.
-TEST(EmuInstructions, TransposeReadFollowsTheOfficialLaneMap) {
-  Snippet s("ds_read_b64_tr_b16 v[2:3], v1", 64, 4096);
-  std::mt19937 rng(21);
-  for (auto& b : s.wg.lds) b = static_cast<std::uint8_t>(rng());
-  std::uint32_t addr[64];
-  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = addr[l] = 8 * (rng() % 512);
-  s.run();
-  for (int l = 0; l < 64; ++l) {
-    const int g = l & ~15, t = l & 15;
-    std::uint16_t want[4];
-    for (int n = 0; n < 4; ++n)
-      std::memcpy(&want[n], s.wg.lds.data() + addr[g + (t >> 2) + 4 * n] + 2 * (t & 3), 2);
-    ASSERT_EQ(s.wave().vgpr(2)[l], want[0] | static_cast<std::uint32_t>(want[1]) << 16) << l;
-    ASSERT_EQ(s.wave().vgpr(3)[l], want[2] | static_cast<std::uint32_t>(want[3]) << 16) << l;
-  }
-}
-
-// ds_read_b64_tr_b8 by the official map: element (byte) n of lane t comes
-// from byte t&7 of lane g + (t>>3) + 2n.
-TEST(EmuInstructions, TransposeReadB8FollowsTheOfficialLaneMap) {
-  Snippet s("ds_read_b64_tr_b8 v[2:3], v1", 64, 4096);
-  std::mt19937 rng(22);
+// (first lane g, t = lane % 16), element n of lane t is element t % E of the
+// 8 bytes lane g + t / E + (16 / E) n read, E = 8 / element bytes — b16:
+// lane g + (t>>2) + 4n, halfword t&3; b8: lane g + (t>>3) + 2n, byte t&7.
+// Each lane reads its own random aligned address, so nothing but the rule
+// can produce the expected values.
+template <int Bytes>
+void check_transpose_read(const std::string& instruction, unsigned seed) {
+  constexpr int per_lane = 8 / Bytes;
+  Snippet s(instruction + " v[2:3], v1", 64, 4096);
+  std::mt19937 rng(seed);
   for (auto& b : s.wg.lds) b = static_cast<std::uint8_t>(rng());
   std::uint32_t addr[64];
   for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = addr[l] = 8 * (rng() % 512);
@@ -507,13 +497,19 @@ TEST(EmuInstructions, TransposeReadB8FollowsTheOfficialLaneMap) {
   for (int l = 0; l < 64; ++l) {
     const int g = l & ~15, t = l & 15;
     std::uint8_t want[8];
-    for (int n = 0; n < 8; ++n) want[n] = s.wg.lds[addr[g + (t >> 3) + 2 * n] + (t & 7)];
+    for (int n = 0; n < per_lane; ++n)
+      std::memcpy(want + Bytes * n, s.wg.lds.data() + addr[g + t / per_lane + (16 / per_lane) * n] + Bytes * (t % per_lane), Bytes);
     std::uint32_t lo, hi;
     std::memcpy(&lo, want, 4);
     std::memcpy(&hi, want + 4, 4);
-    ASSERT_EQ(s.wave().vgpr(2)[l], lo) << l;
-    ASSERT_EQ(s.wave().vgpr(3)[l], hi) << l;
+    ASSERT_EQ(s.wave().vgpr(2)[l], lo) << instruction << " lane " << l;
+    ASSERT_EQ(s.wave().vgpr(3)[l], hi) << instruction << " lane " << l;
   }
+}
+
+TEST(EmuInstructions, TransposeReadsFollowTheOfficialLaneMaps) {
+  check_transpose_read<2>("ds_read_b64_tr_b16", 21);
+  check_transpose_read<1>("ds_read_b64_tr_b8", 22);
 }
 
 // f32 <-> f16 against the compiler's _Float16 (an independent conversion):

@@ -78,7 +78,7 @@ TEST(CodeObject, HandWrittenAssemblyKernel) {
   EXPECT_EQ(co.arch, "gfx950");
   EXPECT_EQ(co.target, "amdgcn-amd-amdhsa--gfx950");
   const Kernel& k = co.kernel("scale_rows");
-  EXPECT_EQ(k.code_size, 80u);  // its 15 instructions, up to the end of .text
+  EXPECT_EQ(k.code_size, 80u);  // 3 SMEM and 2 global ops of 8 bytes, 10 of 4: up to the end of .text
   EXPECT_EQ(k.vgpr_count, 256);
   EXPECT_EQ(k.agpr_count, 256);
   EXPECT_EQ(k.descriptor.accum_offset(), 256);

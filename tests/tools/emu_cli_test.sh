@@ -132,27 +132,27 @@ contains "code object run stored" "timing-scale_rows-gfx950" "$out"
 run sim "$handwritten" --functional
 check "code object needs a launch file" 2 "$rc"
 contains "code object needs a launch file message" "a code object needs --launch L.toml" "$err"
-sed 's/^\[args.n\]/[args.count]/' "$launch" > "$tmp/bad_name.toml"
-run sim "$handwritten" --launch "$tmp/bad_name.toml" --functional
-check "launch unknown argument exit" 2 "$rc"
-contains "launch unknown argument message" "bad_name.toml:16: kernel scale_rows has no argument 'count' (it has: out, pad, in, n)" "$err"
-sed 's/^\[args."@36"\]/[args.pad]/' "$launch" > "$tmp/bad_pad.toml"
-run sim "$handwritten" --launch "$tmp/bad_pad.toml" --functional
-check "launch repeated name exit" 2 "$rc"
-contains "launch repeated name message" "kernel scale_rows has 4 arguments named 'pad': name them by offset" "$err"
-sed 's/bytes = 4000, fill = "zeros"/bytes = 400, fill = "zeros"/' "$launch" > "$tmp/small_out.toml"
-run sim "$handwritten" --launch "$tmp/small_out.toml" --functional
-check "launch out of bounds exit" 1 "$rc"
-contains "launch out of bounds message" "scale_rows pc 0x1644 (global_store_dword v2, v3, s[4:5]): global store of 4 bytes at 0x" "$err"
-check "launch out of bounds one line" 1 "$(printf '%s\n' "$err" | wc -l)"
-grep -v '^value = 1000' "$launch" | sed 's/^\[args.n\]//' > "$tmp/missing.toml"
-run sim "$handwritten" --launch "$tmp/missing.toml" --functional
-check "launch missing argument exit" 2 "$rc"
-contains "launch missing argument message" "missing.toml: argument 'n' (@32) of scale_rows is not given (only padding named 'pad' may be left out)" "$err"
-sed 's/^grid = \[16, 1, 1\]/grid = [0, 1, 1]/' "$launch" > "$tmp/grid0.toml"
-run sim "$handwritten" --launch "$tmp/grid0.toml" --functional
-check "launch grid of 0 exit" 2 "$rc"
-contains "launch grid of 0 message" "grid0.toml:4: grid values must be integers from 1 to 2^31-1" "$err"
+# launch_refused NAME EXIT MESSAGE FILTER...: the launch file made by FILTER
+# (a command over the good one) is refused with EXIT and one error line.
+launch_refused() {
+  local name=$1 want_rc=$2 message=$3
+  shift 3
+  "$@" < "$launch" > "$tmp/$name.toml"
+  run sim "$handwritten" --launch "$tmp/$name.toml" --functional
+  check "launch $name exit" "$want_rc" "$rc"
+  contains "launch $name message" "$message" "$err"
+  check "launch $name one error line" 1 "$(printf '%s\n' "$err" | grep -c '^error: ')"
+}
+launch_refused bad_name 2 "bad_name.toml:16: kernel scale_rows has no argument 'count' (it has: out, pad, in, n)" \
+  sed 's/^\[args.n\]/[args.count]/'
+launch_refused bad_pad 2 "kernel scale_rows has 4 arguments named 'pad': name them by offset" \
+  sed 's/^\[args."@36"\]/[args.pad]/'
+launch_refused small_out 1 "scale_rows pc 0x1644 (global_store_dword v2, v3, s[4:5]): global store of 4 bytes at 0x" \
+  sed 's/bytes = 4000, fill = "zeros"/bytes = 400, fill = "zeros"/'
+launch_refused missing 2 "missing.toml: argument 'n' (@32) of scale_rows is not given (only padding named 'pad' may be left out)" \
+  sh -c "grep -v '^value = 1000' | sed 's/^\[args.n\]//'"
+launch_refused grid0 2 "grid0.toml:4: grid values must be integers from 1 to 2^31-1" \
+  sed 's/^grid = \[16, 1, 1\]/grid = [0, 1, 1]/'
 # Opcode coverage: what stands between a set of code objects and a run.
 run disasm --coverage "$code_objects"/gfx950/*.hsaco "$handwritten"
 check "coverage exit" 0 "$rc"

@@ -157,11 +157,6 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
 
 namespace {
 
-bool looks_like_code_object(const std::string& t) {
-  auto ends = [&](const std::string& x) { return t.size() > x.size() && t.compare(t.size() - x.size(), x.size(), x) == 0; };
-  return ends(".co") || ends(".hsaco") || t.find('/') != std::string::npos;
-}
-
 // A code object without a spec: per kernel its resources, occupancy, the
 // instruction mix per loop and each loop's MFMA/LDS/global bound.
 int check_code_object(const std::string& file, const std::string& only, const std::string& arch_name) {
@@ -235,7 +230,7 @@ int run_check(const std::vector<std::string>& args) {
   if (vm.count("shape") && !vm.count("target")) return usage_error("check", "--shape needs a KERNEL");
   if (!vm["run-id"].as<std::string>().empty() && !vm.count("target"))
     return usage_error("check", "--run-id needs a KERNEL (one run per id)");
-  if (vm.count("target") && looks_like_code_object(vm["target"].as<std::string>()))
+  if (vm.count("target") && names_code_object(vm["target"].as<std::string>()))
     return check_code_object(vm["target"].as<std::string>(), vm.count("kernel") ? vm["kernel"].as<std::string>() : "",
                              vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>());
   if (vm.count("kernel")) return usage_error("check", "--kernel NAME goes with a code object FILE.co");

@@ -202,11 +202,6 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
 
-bool is_code_object_path(const std::string& t) {
-  auto ends = [&](const char* x) { return t.size() > std::strlen(x) && t.compare(t.size() - std::strlen(x), std::strlen(x), x) == 0; };
-  return ends(".co") || ends(".hsaco") || t.find('/') != std::string::npos;
-}
-
 // A code object with a launch file: the run and, with --timing, the model's report.
 int run_code_object(const po::variables_map& vm) {
   namespace fs = std::filesystem;
@@ -366,7 +361,7 @@ int run_sim(const std::vector<std::string>& args) {
     std::cout << help;
     return kOk;
   }
-  if (vm.count("target") && is_code_object_path(vm["target"].as<std::string>())) {
+  if (vm.count("target") && names_code_object(vm["target"].as<std::string>())) {
     if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
     return run_code_object(vm);
   }
