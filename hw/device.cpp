@@ -12,3 +12,13 @@ std::vector<std::uint8_t> read_code_object(const std::string& path) {
 }
 
 }  // namespace tilelab::hw
+
+namespace tilelab::hw {
+
+void check_code_object_arch(const DeviceInfo& info, const std::string& code_arch) {
+  if (code_arch != info.arch)
+    throw DeviceError("the code object is built for " + code_arch + ", the device (" + info.name + ") is " +
+                      info.arch);
+}
+
+}  // namespace tilelab::hw

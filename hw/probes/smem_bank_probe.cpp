@@ -171,9 +171,9 @@ int main(int argc, char** argv) {
   try {
     auto dev = tilelab::hw::open_cuda_device(0);
     auto cubin = tilelab::hw::read_code_object(argv[1]);
-    std::cerr << "device: " << dev->name() << ", " << cases.size() << " cases\n";
-    tilelab::hw::Buffer offsets = dev->allocate(32 * sizeof(unsigned));
-    tilelab::hw::Buffer out = dev->allocate(32 * sizeof(unsigned));
+    std::cerr << "device: " << dev->info().name << ", " << cases.size() << " cases\n";
+    const std::uint64_t offsets = dev->allocate(32 * sizeof(unsigned), "offsets");
+    const std::uint64_t out = dev->allocate(32 * sizeof(unsigned), "out");
     std::vector<unsigned> zeros(32, 0);
     dev->copy_to_device(out, zeros.data(), 32 * sizeof(unsigned));
     std::map<std::string, tilelab::hw::Kernel> kernels;
@@ -181,14 +181,10 @@ int main(int argc, char** argv) {
       if (!kernels.count(c.kernel)) kernels[c.kernel] = dev->load_kernel(cubin, c.kernel);
       const tilelab::hw::Kernel& k = kernels[c.kernel];
       dev->copy_to_device(offsets, c.offsets.data(), 32 * sizeof(unsigned));
-      unsigned mask = c.mask;
-      std::vector<void*> args{&offsets.address, &mask, &out.address};
-      dev->launch(k, {1, 1, 1}, {32, 1, 1}, 0, args);
+      dev->launch(k, {1, 1, 1}, {32, 1, 1}, {offsets, c.mask, out});
       dev->synchronize();
     }
-    dev->release(offsets);
-    dev->release(out);
-  } catch (const tilelab::hw::DeviceError& e) {
+  } catch (const std::runtime_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

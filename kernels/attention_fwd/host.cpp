@@ -1,4 +1,4 @@
-// attention_fwd_d64 / _d128 launched in the functional emulator: Q, K, V
+// attention_fwd_d64 / _d128's host: Q, K, V
 // drawn from the seed (bf16 in [-1, 1]), grid (S / 128, BH) of 512
 // work-items; arguments (O, lse, Q, K, V, S, causal).
 //
@@ -11,33 +11,31 @@
 
 #include "kernels/attention_fwd/reference.hpp"
 #include "kernels/common/formats.hpp"
-#include "kernels/emulated.hpp"
+#include "kernels/host.hpp"
 
 namespace tilelab::kernels {
 
-HostResult attention_fwd_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed, int D) {
+HostLaunch attention_fwd_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D) {
   const int BH = static_cast<int>(shape[0]), S = static_cast<int>(shape[1]);
   const bool causal = shape[2] != 0;
   const std::size_t n = static_cast<std::size_t>(BH) * static_cast<std::size_t>(S) * static_cast<std::size_t>(D);
   const std::size_t rows = static_cast<std::size_t>(BH) * static_cast<std::size_t>(S);
   std::vector<std::uint16_t> Q = random_bf16(n, seed, -1.f, 1.f), K = random_bf16(n, seed + 1, -1.f, 1.f),
                              V = random_bf16(n, seed + 2, -1.f, 1.f);
-  emu::GlobalMemory mem;
-  std::uint64_t d_o = mem.allocate(2 * n, "O"), d_lse = mem.allocate(4 * rows, "lse"), d_q = mem.allocate(2 * n, "Q"),
-                d_k = mem.allocate(2 * n, "K"), d_v = mem.allocate(2 * n, "V");
-  mem.write(d_q, Q.data(), 2 * n);
-  mem.write(d_k, K.data(), 2 * n);
-  mem.write(d_v, V.data(), 2 * n);
-  emu::Launch launch;
-  launch.grid = {static_cast<std::uint32_t>(S / 128), static_cast<std::uint32_t>(BH), 1};
-  launch.block = {512, 1, 1};
-  launch.args = {d_o, d_lse, d_q, d_k, d_v, static_cast<std::uint32_t>(S), causal ? 1u : 0u};
-  HostResult r;
-  r.stats = e.run(mem, launch);
+  const std::uint64_t d_o = d.allocate(2 * n, "O"), d_lse = d.allocate(4 * rows, "lse"), d_q = upload(d, Q, "Q"),
+                      d_k = upload(d, K, "K"), d_v = upload(d, V, "V");
+  HostLaunch l;
+  l.grid = {static_cast<unsigned>(S / 128), static_cast<unsigned>(BH), 1};
+  l.block = {512, 1, 1};
+  l.arguments = {d_o, d_lse, d_q, d_k, d_v, static_cast<std::uint32_t>(S), causal ? 1u : 0u};
+  // Q·K^T and P·V, 2 flops per multiply-add each; causal masking halves them.
+  l.flops = 4.0 * BH * static_cast<double>(S) * S * D * (causal ? 0.5 : 1.0);
+  l.bytes = 2.0 * 4 * static_cast<double>(n) + 4.0 * static_cast<double>(rows);
+  l.check = [&d, d_o, d_lse, n, rows, Q, K, V, BH, S, D, causal] {
   std::vector<std::uint16_t> out(n);
   std::vector<float> lse(rows), ref(n), ref_lse(rows);
-  mem.read(d_o, out.data(), 2 * n);
-  mem.read(d_lse, lse.data(), 4 * rows);
+  d.copy_to_host(out.data(), d_o, 2 * n);
+  d.copy_to_host(lse.data(), d_lse, 4 * rows);
   attention_fwd_reference(Q.data(), K.data(), V.data(), BH, S, D, causal, ref.data(), ref_lse.data());
   double scale = 0, worst = 0;
   for (float x : ref) scale = std::max(scale, static_cast<double>(std::fabs(x)));
@@ -49,6 +47,7 @@ HostResult attention_fwd_emulated(emu::Emulator& e, const std::vector<long long>
     double err = std::fabs(static_cast<double>(lse[k]) - ref_lse[k]) / std::max(1.0, std::fabs(static_cast<double>(ref_lse[k])));
     worst = std::max(worst, std::isnan(lse[k]) ? INFINITY : err);
   }
+  Checked r;
   r.max_rel_error = worst;
   // P is rounded to bf16 before the P·V MFMA (2^-9 relative per weight) and
   // O to bf16 at the end (2^-9): against the output's scale 2^-6 holds them
@@ -59,6 +58,8 @@ HostResult attention_fwd_emulated(emu::Emulator& e, const std::vector<long long>
   std::memcpy(r.output.data(), out.data(), 2 * n);
   std::memcpy(r.output.data() + 2 * n, lse.data(), 4 * rows);
   return r;
+  };
+  return l;
 }
 
 }  // namespace tilelab::kernels

@@ -1,4 +1,4 @@
-// topk_f32 / topk_bf16 launched in the functional emulator: one workgroup of
+// topk_f32 / topk_bf16's host: one workgroup of
 // 256 work-items per row; arguments (in, values, indices, rows, n, k).
 // Inputs are drawn from a small set of values with NaNs mixed in, so ties and
 // NaNs exercise the ordering rules (NaN first, ties to the lower index).
@@ -7,14 +7,14 @@
 #include <random>
 
 #include "kernels/common/formats.hpp"
-#include "kernels/emulated.hpp"
+#include "kernels/host.hpp"
 #include "kernels/topk/reference.hpp"
 
 namespace tilelab::kernels {
 
 namespace {
 
-HostResult topk_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed, bool bf16) {
+HostLaunch topk_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, bool bf16) {
   const int rows = static_cast<int>(shape[0]), n = static_cast<int>(shape[1]), k = static_cast<int>(shape[2]);
   const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n);
   std::mt19937_64 rng(seed);
@@ -35,22 +35,20 @@ HostResult topk_emulated(emu::Emulator& e, const std::vector<long long>& shape, 
     }
   }
   const std::size_t outs = static_cast<std::size_t>(rows) * static_cast<std::size_t>(k);
-  emu::GlobalMemory mem;
-  std::uint64_t d_in = mem.allocate(bytes.size(), "in"), d_values = mem.allocate(outs * elem, "values"),
-                d_indices = mem.allocate(outs * 4, "indices");
-  mem.write(d_in, bytes.data(), bytes.size());
-  emu::Launch launch;
-  launch.grid = {static_cast<std::uint32_t>(rows), 1, 1};
-  launch.block = {256, 1, 1};
-  launch.args = {d_in, d_values, d_indices, static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(n),
+  const std::uint64_t d_in = upload(d, bytes, "in"), d_values = d.allocate(outs * elem, "values"),
+                      d_indices = d.allocate(outs * 4, "indices");
+  HostLaunch l;
+  l.grid = {static_cast<unsigned>(rows), 1, 1};
+  l.block = {256, 1, 1};
+  l.arguments = {d_in, d_values, d_indices, static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(n),
                  static_cast<std::uint32_t>(k)};
-  HostResult r;
-  r.stats = e.run(mem, launch);
+  l.bytes = static_cast<double>(bytes.size() + outs * (elem + 4));
+  l.check = [&d, d_values, d_indices, outs, elem, bf16, in, rows, n, k] {
   std::vector<std::uint8_t> value_bytes(outs * elem);
   std::vector<int> indices(outs), ref_indices(outs);
   std::vector<float> values(outs), ref_values(outs);
-  mem.read(d_values, value_bytes.data(), value_bytes.size());
-  mem.read(d_indices, indices.data(), outs * 4);
+  d.copy_to_host(value_bytes.data(), d_values, value_bytes.size());
+  d.copy_to_host(indices.data(), d_indices, outs * 4);
   for (std::size_t i = 0; i < outs; ++i) {
     if (bf16) {
       std::uint16_t b;
@@ -62,6 +60,7 @@ HostResult topk_emulated(emu::Emulator& e, const std::vector<long long>& shape, 
   }
   topk_reference(in.data(), rows, n, k, ref_values.data(), ref_indices.data());
   // Selection is exact: the same values (NaN where NaN) and the same indices.
+  Checked r;
   r.max_rel_error = indices == ref_indices ? max_rel_error_f32(values, ref_values) : INFINITY;
   r.tolerance = 0;
   r.tolerance_why = "exact: selection moves values, it computes none";
@@ -69,15 +68,17 @@ HostResult topk_emulated(emu::Emulator& e, const std::vector<long long>& shape, 
   r.output.insert(r.output.end(), reinterpret_cast<const std::uint8_t*>(indices.data()),
                   reinterpret_cast<const std::uint8_t*>(indices.data() + outs));
   return r;
+  };
+  return l;
 }
 
 }  // namespace
 
-HostResult topk_f32_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed) {
-  return topk_emulated(e, shape, seed, false);
+HostLaunch topk_f32_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed) {
+  return topk_host(d, shape, seed, false);
 }
-HostResult topk_bf16_emulated(emu::Emulator& e, const std::vector<long long>& shape, std::uint64_t seed) {
-  return topk_emulated(e, shape, seed, true);
+HostLaunch topk_bf16_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed) {
+  return topk_host(d, shape, seed, true);
 }
 
 }  // namespace tilelab::kernels

@@ -1,4 +1,5 @@
 #include "sim/emu/emulator.hpp"
+#include "sim/isa/kernel_arguments.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -122,29 +123,11 @@ void Emulator::fail(const Op& op, const std::string& what) const {
 }
 
 std::uint64_t Emulator::prepare(GlobalMemory& memory, const Launch& launch) {
-  std::size_t explicit_args = 0;
-  for (const auto& a : kernel_.args)
-    if (a.value_kind.rfind("hidden_", 0) != 0) ++explicit_args;
-  if (launch.args.size() != explicit_args)
-    throw EmuError(kernel_.name + " takes " + std::to_string(explicit_args) + " arguments, got " +
-                   std::to_string(launch.args.size()));
-  std::vector<std::uint8_t> seg(std::max<std::size_t>(kernel_.kernarg_segment_size, 64), 0);
-  std::size_t next = 0;
-  auto put = [&](const isa::KernelArg& a, std::uint64_t v) {
-    if (a.offset + a.size > seg.size() || a.size > 8) throw EmuError(kernel_.name + ": argument layout out of range");
-    std::memcpy(seg.data() + a.offset, &v, a.size);
-  };
-  for (const auto& a : kernel_.args) {
-    const std::string& k = a.value_kind;
-    if (k.rfind("hidden_", 0) != 0) put(a, launch.args[next++]);
-    else if (k == "hidden_block_count_x") put(a, launch.grid[0]);
-    else if (k == "hidden_block_count_y") put(a, launch.grid[1]);
-    else if (k == "hidden_block_count_z") put(a, launch.grid[2]);
-    else if (k == "hidden_group_size_x") put(a, launch.block[0]);
-    else if (k == "hidden_group_size_y") put(a, launch.block[1]);
-    else if (k == "hidden_group_size_z") put(a, launch.block[2]);
-    else if (k == "hidden_grid_dims") put(a, launch.grid[2] > 1 ? 3 : launch.grid[1] > 1 ? 2 : 1);
-    // Other hidden arguments (offsets, remainders, queue pointers) stay zero.
+  std::vector<std::uint8_t> seg;
+  try {
+    seg = isa::kernarg_segment(kernel_, launch.args, launch.grid, launch.block);
+  } catch (const isa::IsaError& e) {
+    throw EmuError(e.what());
   }
   std::uint64_t kernarg = memory.allocate(seg.size(), kernel_.name + " kernel arguments");
   memory.write(kernarg, seg.data(), seg.size());

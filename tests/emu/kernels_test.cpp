@@ -8,6 +8,7 @@
 
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
+#include "kernels/host.hpp"
 #include "kernels/spec.hpp"
 
 namespace tilelab {
