@@ -230,12 +230,14 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
 
 extern "C" __global__ __launch_bounds__(attention_fwd::kThreads) void attention_fwd_d64(
     tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q, const tl::bf16* __restrict__ K,
-    const tl::bf16* __restrict__ V, int S, int causal) {
+    const tl::bf16* __restrict__ V, int S, int causal TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   attention_fwd::attention<64>(O, lse, Q, K, V, S, causal);
 }
 
 extern "C" __global__ __launch_bounds__(attention_fwd::kThreads) void attention_fwd_d128(
     tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q, const tl::bf16* __restrict__ K,
-    const tl::bf16* __restrict__ V, int S, int causal) {
+    const tl::bf16* __restrict__ V, int S, int causal TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   attention_fwd::attention<128>(O, lse, Q, K, V, S, causal);
 }

@@ -25,7 +25,8 @@
 #include "kernels/gemm_bf16/gemm_tile.hpp"
 
 extern "C" __global__ __launch_bounds__(gemm_bf16_tile::kThreads) void gemm_bf16(
-    tl::bf16* __restrict__ C, const tl::bf16* __restrict__ A, const tl::bf16* __restrict__ B, int M, int N, int K) {
+    tl::bf16* __restrict__ C, const tl::bf16* __restrict__ A, const tl::bf16* __restrict__ B, int M, int N, int K TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   (void)M;  // the grid covers M: blockIdx.y < M / 128
   gemm_bf16_tile::gemm_tile(C, A, B, N, K, blockIdx.y * gemm_bf16_tile::kTileM, blockIdx.x * gemm_bf16_tile::kTileN);
 }

@@ -22,7 +22,8 @@
 #if defined(__gfx950__)
 extern "C" __global__ __launch_bounds__(mx_gemm_tile::kThreads) void gemm_mxfp8(
     tl::bf16* __restrict__ C, const unsigned char* __restrict__ A, const unsigned char* __restrict__ scale_a,
-    const unsigned char* __restrict__ B, const unsigned char* __restrict__ scale_b, int M, int N, int K) {
+    const unsigned char* __restrict__ B, const unsigned char* __restrict__ scale_b, int M, int N, int K TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   (void)M;  // the grid covers M: blockIdx.y < M / 128
   mx_gemm_tile::gemm</*bits*/ 8, /*format*/ 0, 3, 4, 3>(C, A, scale_a, B, scale_b, N, K);
 }

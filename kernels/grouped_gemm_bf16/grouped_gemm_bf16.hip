@@ -16,7 +16,8 @@
 
 extern "C" __global__ __launch_bounds__(gemm_bf16_tile::kThreads) void grouped_gemm_bf16(
     tl::bf16* __restrict__ C, const tl::bf16* __restrict__ A, const tl::bf16* __restrict__ B,
-    const int* __restrict__ row_offsets, int groups, int N, int K) {
+    const int* __restrict__ row_offsets, int groups, int N, int K TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   const int m0 = blockIdx.y * gemm_bf16_tile::kTileM;
   int g = 0;
   while (g + 1 < groups && row_offsets[g + 1] <= m0) ++g;

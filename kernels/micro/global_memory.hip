@@ -8,21 +8,24 @@
 #include "kernels/common/tilelab_hip.hpp"
 
 extern "C" __global__ __launch_bounds__(64) void pointer_chase(const unsigned* __restrict__ chain,
-                                                              unsigned long long* out, int steps) {
+                                                              unsigned long long* out,
+                                                              int steps TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   if (threadIdx.x != 0) return;
   unsigned next = 0;
-  const unsigned long long t0 = __builtin_amdgcn_s_memtime();
+  const unsigned long long t0 = tl::core_clock();
   for (int i = 0; i < steps; ++i) {
-    asm volatile("" : "+v"(next));  // keep the index in a VGPR: a vector load, not a scalar-cache one
+    tl::opaque(next);  // keep the index in a vector register: a vector load, not a scalar-cache one
     next = chain[next];
   }
-  const unsigned long long t1 = __builtin_amdgcn_s_memtime();
+  const unsigned long long t1 = tl::core_clock();
   out[0] = t1 - t0;
   out[1] = next;
 }
 
 extern "C" __global__ __launch_bounds__(256) void stream_copy(tl::u32x4* __restrict__ dst,
                                                              const tl::u32x4* __restrict__ src, long n_vectors,
-                                                             int grid_threads) {
+                                                             int grid_threads TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   for (long i = blockIdx.x * 256L + threadIdx.x; i < n_vectors; i += grid_threads) dst[i] = src[i];
 }

@@ -67,7 +67,8 @@ typedef unsigned u32x3 __attribute__((ext_vector_type(3)));
 
 #define TILELAB_LDS_KERNEL(name, fn, T)                                                                    \
   extern "C" __global__ __launch_bounds__(64) void name(unsigned long long* out, int stride_bytes, int swz_shift, \
-                                                       int iters) {                                        \
+                                                       int iters TL_WAVE_STAMPS_PARAM) {                    \
+    TL_WAVE_STAMPS();                                                                                      \
     fn<T>(out, stride_bytes, swz_shift, iters);                                                            \
   }
 TILELAB_LDS_KERNEL(lds_read_b32, lds_read, unsigned)
@@ -83,7 +84,8 @@ TILELAB_LDS_KERNEL(lds_write_b128, lds_write, tl::u32x4)
 // lane groups (see arch-facts.md).
 typedef short s16x4 __attribute__((ext_vector_type(4)));
 extern "C" __global__ __launch_bounds__(64) void lds_read_b64_tr_b16(unsigned long long* out, int stride_bytes,
-                                                                    int swz_shift, int iters) {
+                                                                    int swz_shift, int iters TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   __shared__ __attribute__((aligned(16))) unsigned char lds[kLdsBytes];
   for (int i = threadIdx.x; i < kLdsBytes / 4; i += 64) reinterpret_cast<unsigned*>(lds)[i] = i;
   __syncthreads();

@@ -23,7 +23,8 @@ __device__ inline void write_result(unsigned long long* out, unsigned long long 
 }
 }  // namespace
 
-extern "C" __global__ __launch_bounds__(256) void mfma_dependent_chain(unsigned long long* out, float seed, int iters) {
+extern "C" __global__ __launch_bounds__(256) void mfma_dependent_chain(unsigned long long* out, float seed, int iters TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   const tl::bf16x8 a = operand(seed), b = operand(seed * 0.5f);
   tl::f32x4 acc = {0.f, 0.f, 0.f, 0.f};
   const unsigned long long t0 = __builtin_amdgcn_s_memtime();
@@ -33,7 +34,8 @@ extern "C" __global__ __launch_bounds__(256) void mfma_dependent_chain(unsigned 
 }
 
 extern "C" __global__ __launch_bounds__(256) void mfma_independent_streams(unsigned long long* out, float seed,
-                                                                          int iters) {
+                                                                          int iters TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   const tl::bf16x8 a = operand(seed), b = operand(seed * 0.5f);
   tl::f32x4 acc[4] = {};
   const unsigned long long t0 = __builtin_amdgcn_s_memtime();

@@ -16,7 +16,8 @@ constexpr int kMaxLoads = 16384 / (kThreads * kVec);
 extern "C" __global__ __launch_bounds__(kThreads) void rmsnorm_bf16(tl::bf16* __restrict__ out,
                                                                    const tl::bf16* __restrict__ in,
                                                                    const tl::bf16* __restrict__ gamma, int rows,
-                                                                   int hidden, float eps) {
+                                                                   int hidden, float eps TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   __shared__ float wave_sums[kThreads / tl::kWaveSize];
   const int row = blockIdx.x;
   if (row >= rows) return;
@@ -45,7 +46,7 @@ extern "C" __global__ __launch_bounds__(kThreads) void rmsnorm_bf16(tl::bf16* __
   float total = 0.f;
 #pragma unroll
   for (int w = 0; w < kThreads / tl::kWaveSize; ++w) total += wave_sums[w];
-  const float rstd = __builtin_amdgcn_rsqf(total / (float)hidden + eps);
+  const float rstd = tl::rsqrt(total / (float)hidden + eps);
 
   tl::bf16x8* y = reinterpret_cast<tl::bf16x8*>(out + (long)row * hidden);
   const tl::bf16x8* g = reinterpret_cast<const tl::bf16x8*>(gamma);

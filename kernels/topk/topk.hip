@@ -115,12 +115,14 @@ __device__ void topk_row(const Elem* __restrict__ in, Elem* __restrict__ values,
 typedef float f32x4v __attribute__((ext_vector_type(4)));
 
 extern "C" __global__ __launch_bounds__(kThreads) void topk_f32(const float* __restrict__ in, float* __restrict__ values,
-                                                               int* __restrict__ indices, int rows, int n, int k) {
+                                                               int* __restrict__ indices, int rows, int n, int k TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   topk_row<float, f32x4v, 4>(in, values, indices, rows, n, k);
 }
 
 extern "C" __global__ __launch_bounds__(kThreads) void topk_bf16(const tl::bf16* __restrict__ in,
                                                                 tl::bf16* __restrict__ values,
-                                                                int* __restrict__ indices, int rows, int n, int k) {
+                                                                int* __restrict__ indices, int rows, int n, int k TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
   topk_row<tl::bf16, tl::bf16x8, 8>(in, values, indices, rows, n, k);
 }

@@ -97,7 +97,8 @@ void Emulator::load_ops() {
     op.index = static_cast<std::uint32_t>(i);
     op.inst = &in;
     try {
-      op.t = parse_text(in.text);
+      // hwreg(...) operands are read from the encoding (the handler), not the text.
+      op.t = parse_text(in.mnemonic() == "s_getreg_b32" ? in.text.substr(0, in.text.find(',')) : in.text);
     } catch (const EmuError& e) {  // reported if the instruction is ever executed
       op.t.mnemonic = op.t.base = std::string(in.mnemonic());
       op.error = e.what();

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "sim/emu/semantics.hpp"
+#include "sim/isa/program.hpp"
 
 namespace tilelab::emu {
 namespace {
@@ -260,6 +261,22 @@ void add_scalar_ops(HandlerTable& t) {
   // s_memtime: the cycle model's clock when one drives the run, else the wave's instruction count.
   t["s_memtime"] = [](Wave& w, const Op& op, Env& e) {
     write_scalar_u64(w, D(op), e.observer ? e.observer->clock() : w.executed);
+  };
+  // s_memrealtime (the chip's constant-rate counter): the same clock here;
+  // the emulated device reports one rate for both (hw/emu).
+  t["s_memrealtime"] = t["s_memtime"];
+  // s_getreg_b32 sD, hwreg(id, offset, size): simm16 = (size-1)<<11 | offset<<6 | id.
+  // Modelled: HW_ID (4) of a wave placed as a single CU places them, wave
+  // w of a workgroup on SIMD w % 4 in slot w / 4 (CU, SH, SE, queue 0), and
+  // XCC_ID (20) = 0.  Other registers stop the run with their id.
+  t["s_getreg_b32"] = [](Wave& w, const Op& op, Env&) {
+    const auto imm = static_cast<std::uint32_t>(op.inst->operands.back().imm);
+    const std::uint32_t id = imm & 63, offset = (imm >> 6) & 31, size = ((imm >> 11) & 31) + 1;
+    std::uint32_t reg = 0;
+    if (id == 4) reg = static_cast<std::uint32_t>(w.id / 4) | static_cast<std::uint32_t>(w.id % 4) << 4;
+    else if (id != 20) throw EmuError("s_getreg_b32 of hardware register " + std::to_string(id) + " is not modelled");
+    const std::uint64_t field = (std::uint64_t{reg} >> offset) & ((std::uint64_t{1} << size) - 1);
+    write_scalar_u32(w, D(op), static_cast<std::uint32_t>(field));
   };
 }
 
