@@ -77,8 +77,10 @@ class Device {
   virtual void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) = 0;
   virtual void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) = 0;
   virtual void fill(std::uint64_t dst, std::uint8_t value, std::size_t bytes) = 0;
-  // Asynchronous on hardware; `arguments` as isa::pack_arguments takes them.
-  virtual void launch(const Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<std::uint64_t>& arguments) = 0;
+  // Asynchronous on hardware; `arguments` as isa::pack_arguments takes them;
+  // `dynamic_lds`: bytes of LDS (shared memory) beyond the kernel's own.
+  virtual void launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned dynamic_lds,
+                      const std::vector<std::uint64_t>& arguments) = 0;
   virtual void synchronize() = 0;
   // Timing on the device's clock: a mark is recorded in order with the
   // launches; seconds_between waits for both and returns the time between

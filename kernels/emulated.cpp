@@ -38,7 +38,7 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   r.shape = shape;
   r.seed = seed;
   HostLaunch launch = host(device, shape, seed);
-  device.launch(k, launch.grid, launch.block, launch.arguments);
+  device.launch(k, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
   Checked c = launch.check();
   r.stats = device.last_stats();
   r.seconds = r.stats.seconds;

@@ -20,18 +20,27 @@
 
 namespace tilelab::kernels {
 
+// A device buffer read back after the run, by name.
+struct SavedBuffer {
+  std::string name;
+  std::vector<std::uint8_t> bytes;
+};
+
 // The output compared with the reference.
 struct Checked {
+  bool has_reference = true;  // false: a launch file's kernel; outputs are saved, not judged
   double max_rel_error = 0, tolerance = 0;
   std::string tolerance_why;
   std::vector<std::uint8_t> output;  // the kernel's output bytes
-  bool pass() const { return max_rel_error <= tolerance; }
+  std::vector<SavedBuffer> saved;    // buffers a launch file marks `save`
+  bool pass() const { return !has_reference || max_rel_error <= tolerance; }
 };
 
 // What a host prepared on a device: one launch, repeatable (every launch
 // writes the same outputs from the same inputs), and its check.
 struct HostLaunch {
   hw::Dim3 grid, block;
+  unsigned dynamic_lds = 0;              // LDS bytes beyond the kernel's own
   std::vector<std::uint64_t> arguments;  // one per explicit kernel argument
   // Work per launch, for TFLOP/s and GB/s (0: not meaningful for the kernel).
   double flops = 0, bytes = 0;

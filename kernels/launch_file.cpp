@@ -227,13 +227,11 @@ std::vector<std::uint8_t> contents(const LaunchArg& a, std::uint64_t seed) {
 
 }  // namespace
 
-LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l) {
-  emu::GlobalMemory memory;
-  const isa::Kernel& k = e.kernel();
-  emu::Launch launch;
-  launch.grid = l.grid;
-  launch.block = l.block;
-  e.set_dynamic_lds(l.dynamic_lds);
+HostLaunch launch_file_host(hw::Device& d, const LaunchFile& l, const isa::Kernel& k) {
+  HostLaunch launch;
+  launch.grid = {l.grid[0], l.grid[1], l.grid[2]};
+  launch.block = {l.block[0], l.block[1], l.block[2]};
+  launch.dynamic_lds = l.dynamic_lds;
   std::vector<std::pair<const LaunchArg*, std::uint64_t>> buffers;
   for (const auto& m : k.args) {
     if (m.value_kind.rfind("hidden_", 0) == 0) continue;
@@ -241,9 +239,7 @@ LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l) {
     for (const LaunchArg& a : l.args) {
       if (a.offset != m.offset) continue;
       if (a.is_buffer) {
-        const std::vector<std::uint8_t> b = contents(a, l.seed);
-        value = memory.allocate(b.size(), a.key);
-        if (!b.empty()) memory.write(value, b.data(), b.size());
+        value = upload(d, contents(a, l.seed), a.key);
         buffers.emplace_back(&a, value);
       } else if (a.is_float) {
         value = a.size == 4 ? std::bit_cast<std::uint32_t>(static_cast<float>(a.float_value))
@@ -252,17 +248,17 @@ LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l) {
         value = static_cast<std::uint64_t>(a.int_value);
       }
     }
-    launch.args.push_back(value);
+    launch.arguments.push_back(value);
   }
-  LaunchRun r;
-  r.stats = e.run(memory, launch);
-  for (const auto& [a, address] : buffers)
-    if (a->save) {
-      SavedBuffer s{a->key, std::vector<std::uint8_t>(a->bytes)};
-      if (a->bytes) memory.read(address, s.bytes.data(), s.bytes.size());
-      r.saved.push_back(std::move(s));
-    }
-  return r;
+  launch.check = [&d, buffers] {
+    Checked c;
+    c.has_reference = false;
+    c.tolerance_why = "no reference: a launch file's buffers are saved, not judged";
+    for (const auto& [a, address] : buffers)
+      if (a->save) c.saved.push_back({a->key, download<std::uint8_t>(d, address, a->bytes)});
+    return c;
+  };
+  return launch;
 }
 
 }  // namespace tilelab::kernels

@@ -30,7 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/emu/emulator.hpp"
+#include "kernels/host.hpp"
+#include "sim/isa/code_object.hpp"
 
 namespace tilelab::kernels {
 
@@ -62,18 +63,10 @@ struct LaunchFile {
 // line where known, and what is wrong.
 LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co);
 
-struct SavedBuffer {
-  std::string name;
-  std::vector<std::uint8_t> bytes;
-};
-
-struct LaunchRun {
-  emu::RunStats stats;
-  std::vector<SavedBuffer> saved;
-};
-
-// Allocates and fills the buffers, lays out the arguments, runs the kernel
-// on `e` (whatever scheduler it has) and reads back the buffers to save.
-LaunchRun run_launch(emu::Emulator& e, const LaunchFile& l);
+// The launch file as a kernel host (kernels/host.hpp) for kernel `k` of the
+// code object: its buffers allocated and filled on `d`, its arguments in the
+// metadata's order; the check reads back the buffers marked `save` (there is
+// no reference to compare with).
+HostLaunch launch_file_host(hw::Device& d, const LaunchFile& l, const isa::Kernel& k);
 
 }  // namespace tilelab::kernels

@@ -94,11 +94,11 @@ h5::CompoundType counter_type() {
 
 const char* const kProvenance[] = {"kind",        "kernel",   "config",  "problem_shape", "arch",
                                    "device",      "backend",  "git_revision", "compiler", "code_object_sha256",
-                                   "arch_file_sha256", "host", "utc_time", "time_unit"};
+                                   "arch_file_sha256", "host", "utc_time", "time_unit", "driver"};
 
 std::vector<std::string> provenance_values(const RunInfo& i) {
   return {i.kind,     i.kernel,   i.config_json, i.problem_shape, i.arch,  i.device,   i.backend,
-          i.git_revision, i.compiler, i.code_object_sha256, i.arch_file_sha256, i.host, i.utc_time, i.time_unit};
+          i.git_revision, i.compiler, i.code_object_sha256, i.arch_file_sha256, i.host, i.utc_time, i.time_unit, i.driver};
 }
 
 std::string utc_now() {
@@ -546,7 +546,7 @@ RunView Reader::run(const std::string& id) const {
                                         &v.info.problem_shape, &v.info.arch,     &v.info.device,
                                         &v.info.backend,       &v.info.git_revision, &v.info.compiler,
                                         &v.info.code_object_sha256, &v.info.arch_file_sha256, &v.info.host,
-                                        &v.info.utc_time,      &v.info.time_unit};
+                                        &v.info.utc_time,      &v.info.time_unit,    &v.info.driver};
     for (std::size_t i = 0; i < fields.size(); ++i)
       if (g.has_attribute(kProvenance[i])) *fields[i] = g.get_string(kProvenance[i]);
     if (g.has_attribute("seed")) v.info.seed = static_cast<std::uint64_t>(g.get_int("seed"));

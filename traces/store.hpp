@@ -44,6 +44,7 @@ struct RunInfo {
   std::string backend;          // hip, cuda, sim, design
   std::string git_revision;
   std::string compiler;         // name and version
+  std::string driver;           // hardware runs: driver and runtime versions
   std::string code_object_sha256;
   std::string arch_file_sha256;
   std::string host;

@@ -180,7 +180,8 @@ class CudaDevice final : public Device {
   void fill(std::uint64_t dst, std::uint8_t value, std::size_t bytes) override {
     d_.check(d_.cuMemsetD8(dst, value, bytes), "cuMemsetD8");
   }
-  void launch(const Kernel& k, Dim3 g, Dim3 b, const std::vector<std::uint64_t>& arguments) override {
+  void launch(const Kernel& k, Dim3 g, Dim3 b, unsigned dynamic_lds,
+              const std::vector<std::uint64_t>& arguments) override {
     std::vector<std::uint8_t> buffer;
     try {
       buffer = isa::pack_arguments(k.arguments, arguments, k.name);
@@ -189,7 +190,7 @@ class CudaDevice final : public Device {
     }
     std::size_t size = buffer.size();
     void* extra[] = {kLaunchParamBufferPointer, buffer.data(), kLaunchParamBufferSize, &size, kLaunchParamEnd};
-    d_.check(d_.cuLaunchKernel(static_cast<CUfunction>(k.handle), g.x, g.y, g.z, b.x, b.y, b.z, 0, nullptr, nullptr,
+    d_.check(d_.cuLaunchKernel(static_cast<CUfunction>(k.handle), g.x, g.y, g.z, b.x, b.y, b.z, dynamic_lds, nullptr, nullptr,
                                extra),
              "cuLaunchKernel(" + k.name + ")");
   }

@@ -18,7 +18,12 @@ EmuDevice::EmuDevice(arch::Arch arch, std::function<void(emu::Emulator&)> on_loa
   info_.arch = arch_.name;
   info_.arch_detail = arch_.name;
   info_.wave_size = 64;
-  info_.compute_units = 1;
+  // No CUs: the emulator runs workgroups one after another.  Its counters
+  // (s_memtime, s_memrealtime) count each wave's instructions, or the cycle
+  // model's clock when one is attached: one rate for both.
+  info_.compute_units = 0;
+  info_.core_clock_khz = arch_.timing.clock_mhz * 1000;
+  info_.timer_khz = info_.core_clock_khz;
 }
 
 EmuDevice::~EmuDevice() = default;
@@ -63,8 +68,12 @@ void EmuDevice::fill(std::uint64_t dst, std::uint8_t value, std::size_t bytes) {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = value;
 }
 
-void EmuDevice::launch(const Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<std::uint64_t>& arguments) {
+emu::Emulator& EmuDevice::emulator(const Kernel& kernel) { return *static_cast<Loaded*>(kernel.handle)->emulator; }
+
+void EmuDevice::launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned dynamic_lds,
+                       const std::vector<std::uint64_t>& arguments) {
   auto* l = static_cast<Loaded*>(kernel.handle);
+  l->emulator->set_dynamic_lds(dynamic_lds);
   emu::Launch launch;
   launch.grid = {grid.x, grid.y, grid.z};
   launch.block = {block.x, block.y, block.z};

@@ -29,7 +29,8 @@ class EmuDevice final : public Device {
   void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;
   void fill(std::uint64_t dst, std::uint8_t value, std::size_t bytes) override;
   // Runs the whole dispatch before it returns (emu::EmuError when it stops).
-  void launch(const Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<std::uint64_t>& arguments) override;
+  void launch(const Kernel& kernel, Dim3 grid, Dim3 block, unsigned dynamic_lds,
+              const std::vector<std::uint64_t>& arguments) override;
   void synchronize() override {}
   bool has_clock() const override { return false; }
   int mark() override;
@@ -39,6 +40,8 @@ class EmuDevice final : public Device {
   // bank-model costs, wall time of the dispatch.
   const emu::RunStats& last_stats() const { return last_stats_; }
   emu::GlobalMemory& memory() { return memory_; }
+  // The emulator a loaded kernel runs on (its program, its settings).
+  emu::Emulator& emulator(const Kernel& kernel);
 
  private:
   struct Loaded;

@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
       if (!kernels.count(c.kernel)) kernels[c.kernel] = dev->load_kernel(cubin, c.kernel);
       const tilelab::hw::Kernel& k = kernels[c.kernel];
       dev->copy_to_device(offsets, c.offsets.data(), 32 * sizeof(unsigned));
-      dev->launch(k, {1, 1, 1}, {32, 1, 1}, {offsets, c.mask, out});
+      dev->launch(k, {1, 1, 1}, {32, 1, 1}, 0, {offsets, c.mask, out});
       dev->synchronize();
     }
   } catch (const std::runtime_error& e) {

@@ -10,6 +10,7 @@ namespace tilelab::cli {
 constexpr int kOk = 0;
 constexpr int kFailed = 1;  // the command ran and something it computed failed
 constexpr int kUsage = 2;   // bad command line, unreadable input file
+constexpr int kNoDevice = 3;  // no device to run on (no runtime library, no GPU, another vendor's GPU)
 
 struct Command {
   const char* name;
@@ -29,5 +30,6 @@ int run_compile(const std::vector<std::string>& args);
 int run_disasm(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_sim(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

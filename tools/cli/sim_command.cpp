@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "hw/emu/emu_device.hpp"
 #include "kernels/launch_file.hpp"
 #include "sim/isa/code_object.hpp"
 
@@ -223,16 +224,24 @@ int run_code_object(const po::variables_map& vm) {
       if (!fs::is_directory(vm["save"].as<std::string>()))
         return usage_error("sim", "--save " + vm["save"].as<std::string>() + ": cannot make that folder");
     }
-    emu::Emulator e(co, l.kernel, a);
-    e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
     std::optional<timing::CycleModel> model;
     if (vm.count("timing")) {
       timing::Options o;
       o.cus = vm["cus"].as<int>();
       model.emplace(a, o);
-      model->attach(e);
     }
-    const kernels::LaunchRun run = kernels::run_launch(e, l);
+    hw::EmuDevice device(a, [&](emu::Emulator& e) {
+      e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
+      if (model) model->attach(e);
+    });
+    const hw::Kernel kernel = device.load_kernel(co.bytes, l.kernel);
+    const emu::Emulator& e = device.emulator(kernel);
+    const kernels::HostLaunch launch = kernels::launch_file_host(device, l, co.kernel(l.kernel));
+    device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
+    struct {
+      const emu::RunStats& stats;
+      std::vector<kernels::SavedBuffer> saved;
+    } run{device.last_stats(), launch.check().saved};
     const std::string shape = "launch " + l.path;
     if (model) {
       TimedRun t;
