@@ -74,6 +74,14 @@ std::string shape_of(const kernels::DeviceRun& r, const std::string& launch_path
   return shape_text(kernels::find_spec(r.kernel), r.shape);
 }
 
+// The waves' span on the constant-rate counter, in seconds (0 when its rate is unknown).
+double stamp_span_seconds(const kernels::DeviceRun& r) {
+  if (r.waves.empty() || r.device.timer_khz <= 0) return 0;
+  std::uint64_t first = r.waves[0].timer_start, last = r.waves[0].timer_end;
+  for (const hw::WaveStamp& w : r.waves) first = std::min(first, w.timer_start), last = std::max(last, w.timer_end);
+  return hw::ticks_to_ns(last - first, r.device.timer_khz) * 1e-9;
+}
+
 nlohmann::json run_json(const kernels::DeviceRun& r, const std::string& shape) {
   nlohmann::json j;
   j["kernel"] = r.kernel;
@@ -98,24 +106,13 @@ nlohmann::json run_json(const kernels::DeviceRun& r, const std::string& shape) {
                    {"q1_s", t.q1}, {"q3_s", t.q3}, {"iqr_s", t.iqr}, {"cv", t.cv},
                    {"tflops", r.tflops}, {"gbps", r.gbps}};
   }
-  if (!r.waves.empty()) {
-    nlohmann::json waves = nlohmann::json::array();
-    for (const hw::WaveStamp& w : r.waves)
-      waves.push_back({{"block", {w.block_x, w.block_y}}, {"wave", w.wave}, {"xcc", w.xcc}, {"se", w.se},
-                       {"cu", w.cu}, {"simd", w.simd}, {"slot", w.slot}, {"clock", {w.clock_start, w.clock_end}},
-                       {"timer", {w.timer_start, w.timer_end}}});
-    j["waves"] = waves;
-    j["stamped_launch_s"] = r.stamped_launch_seconds;
+  if (!r.waves.empty()) {  // the waves themselves go to the store (--out)
+    std::set<int> cus;
+    for (const hw::WaveStamp& w : r.waves) cus.insert(w.chip_cu());
+    j["wave_stamps"] = {{"waves", r.waves.size()}, {"cus", cus.size()}, {"span_s", stamp_span_seconds(r)},
+                        {"stamped_launch_s", r.stamped_launch_seconds}};
   }
   return j;
-}
-
-// The waves' span on the constant-rate counter, in seconds (0 when its rate is unknown).
-double stamp_span_seconds(const kernels::DeviceRun& r) {
-  if (r.waves.empty() || r.device.timer_khz <= 0) return 0;
-  std::uint64_t first = r.waves[0].timer_start, last = r.waves[0].timer_end;
-  for (const hw::WaveStamp& w : r.waves) first = std::min(first, w.timer_start), last = std::max(last, w.timer_end);
-  return hw::ticks_to_ns(last - first, r.device.timer_khz) * 1e-9;
 }
 
 void print_text(const kernels::DeviceRun& r, const std::string& shape) {
