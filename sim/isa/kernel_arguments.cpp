@@ -31,7 +31,7 @@ std::vector<std::uint8_t> pack_arguments(const std::vector<ArgumentSlot>& slots,
                    std::to_string(values.size()));
   std::size_t end = 0;
   for (const ArgumentSlot& s : slots) end = std::max<std::size_t>(end, std::size_t{s.offset} + s.size);
-  std::vector<std::uint8_t> bytes((end + 7) / 8 * 8, 0);
+  std::vector<std::uint8_t> bytes(end, 0);
   for (std::size_t i = 0; i < slots.size(); ++i) put(bytes, slots[i].offset, slots[i].size, values[i], kernel);
   return bytes;
 }

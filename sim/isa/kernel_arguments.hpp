@@ -27,8 +27,9 @@ struct ArgumentSlot {
 // The explicit (not hidden_*) arguments of `k`, in order.
 std::vector<ArgumentSlot> explicit_arguments(const Kernel& k);
 
-// The explicit-argument bytes: as long as the last slot's end, rounded up to
-// 8.  Throws IsaError naming `kernel` when the value count differs from the
+// The explicit-argument bytes: exactly as long as the last slot's end (the
+// CUDA driver refuses a longer parameter buffer with LAUNCH_OUT_OF_RESOURCES,
+// measured on an H200).  Throws IsaError naming `kernel` when the value count differs from the
 // slot count, or a slot is wider than 8 bytes (aggregates passed by value).
 std::vector<std::uint8_t> pack_arguments(const std::vector<ArgumentSlot>& slots,
                                          const std::vector<std::uint64_t>& values, const std::string& kernel);

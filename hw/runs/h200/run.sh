@@ -6,7 +6,8 @@
 # view of the copy and the shared-memory probe through the new Device API.
 #
 # Here:  tools/device_bundle.sh            (a portable tilelab in build-device/)
-# There: hw/runs/h200/run.sh OUT           (repository root; OUT gets the files)
+# There: hw/runs/h200/run.sh OUT           (repository root; OUT gets the files;
+#        the device tool brings back few files: tar OUT into one)
 # The measured files are kept in hw/runs/h200/measured/ (README.md there).
 set -uo pipefail
 out=${1:?usage: hw/runs/h200/run.sh OUT_DIR}
@@ -38,6 +39,9 @@ ncu --clock-control none --csv --launch-count 2 \
   "$T" run stream_copy --device cuda --code-objects "$K" --shape 67108864 --reps 1 --warmup 0 --no-flush \
   >"$out/ncu_stream_copy.csv" 2>"$out/ncu_stream_copy.err"
 echo "ncu: exit $?"
+# The HIP backend on a machine without ROCm: one line, exit status 3.
+"$T" run rmsnorm_bf16 --device hip >"$out/hip_without_rocm.txt" 2>&1
+echo "hip without ROCm: exit $?" | tee -a "$out/hip_without_rocm.txt"
 # The shared-memory probe, now on the new Device interface (one launch per case).
 build-device/bin/smem_bank_probe "$K/sm_90/smem_bank_kernels.cubin" "$out/smem_cases.tsv" >"$out/smem_probe.err" 2>&1
 echo "smem_bank_probe: exit $?"
