@@ -20,6 +20,8 @@ packages=(
   clang-22 lld-22 llvm-22          # kernels/: HIP compiled offline for gfx950/gfx942; llvm-objdump for the decoder test
   llvm-22-dev                      # sim/isa: LLVM Object, msgpack and MC (the AMDGPU disassembler)
   libclang-rt-22-dev               # libFuzzer and sanitizers for the fuzz targets
+  libamdhip64-dev                  # hw/hip: HIP's header proves the runtime's signatures; its libamdhip64 (no GPU) gives the "no AMD GPU" test
+  nlohmann-json3-dev               # JSON output of the CLI
 )
 
 missing=()

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Drives `tilelab run` as a user does on a machine without a GPU: the
+# emulator, the HIP backend against the emulator-backed shim (what a user
+# of an MI350 runs, with the runtime swapped), Debian's real libamdhip64
+# finding no GPU, the CUDA backend finding no driver, and bad command lines.
+# usage: run_cli_test.sh TILELAB HIP_SHIM HANDWRITTEN_CO
+set -u
+tilelab=$1
+shim=$2
+handwritten=$3
+launch="$(dirname "$0")/../data/handwritten/scale_rows.launch.toml"
+source "$(dirname "$0")/cli_checks.sh"
+
+run run rmsnorm_bf16 --device emu --shape 16,256 --seed 2
+check "emu exit" 0 "$rc"
+contains "emu header" "rmsnorm_bf16 on functional emulator (gfx950) (gfx950, emu, 2400 MHz)" "$out"
+contains "emu check" "  check: pass, max relative error " "$out"
+contains "emu no clock" "  timing: none: the functional emulator has no clock (tilelab sim --timing)" "$out"
+
+# The HIP backend on the shim: check, 3 timed repetitions, wave stamps, stored.
+export TILELAB_HIP_LIBRARY=$shim
+run run rmsnorm_bf16 --device hip --shape 16,256 --reps 3 --warmup 1 --no-flush --wave-stamps --out "$tmp/s.h5"
+check "hip shim exit" 0 "$rc"
+contains "hip shim device" "rmsnorm_bf16 on tilelab HIP shim (functional emulator, gfx950) (gfx950:sramecc+:xnack-, hip, 1 CUs, 2400 MHz; HIP driver 0.0.0)" "$out"
+contains "hip shim timing" "  timing: 3 repetitions, caches not flushed" "$out"
+contains "hip shim stamps" "  wave stamps: 64 waves on 1 CUs;" "$out"
+check "hip shim run stored" "hw hip gfx950 3 64 ns True 1" "$(/usr/bin/python3 - "$tmp/s.h5" <<'PY'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/run-rmsnorm_bf16-hip-gfx950"]
+a = lambda k: r.attrs[k].decode() if isinstance(r.attrs[k], bytes) else r.attrs[k]
+w = r["waves"][:]
+print(a("kind"), a("backend"), a("arch"), len(r["results/repetitions"]), len(w), a("time_unit"),
+      "HIP runtime 0.0.0" in a("driver"), int(r["results"].attrs["correct"]))
+PY
+)"
+run run rmsnorm_bf16 --device hip --shape 16,256 --json --reps 2 --no-flush
+check "hip shim json" "hip 2 True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["device"]["backend"], len(d["timing"]["reps_s"]), d["check"]["pass"])')"
+# A suite kernel runs the device's own build; a code object for another gfx
+# than the device's is refused naming both.
+export TILELAB_HIP_SHIM_ARCH=gfx942
+run run rmsnorm_bf16 --device hip --shape 16,256 --reps 1 --no-flush
+contains "gfx942 device runs the gfx942 build" "/kernels/gfx942/rmsnorm.hsaco" "$out"
+run run "$handwritten" --launch "$launch" --device hip --reps 1 --no-flush
+unset TILELAB_HIP_SHIM_ARCH
+check "arch mismatch exit" 1 "$rc"
+check "arch mismatch message" "error: the code object is built for gfx950, the device (tilelab HIP shim (functional emulator, gfx942)) is gfx942" "$err"
+# A code object tilelab did not build, from its launch file.
+run run "$handwritten" --launch "$launch" --device hip --reps 2 --no-flush
+check "hip launch file exit" 0 "$rc"
+contains "hip launch file check" "  check: none (no reference: a launch file's buffers are saved, not judged)" "$out"
+unset TILELAB_HIP_LIBRARY
+
+# Debian's libamdhip64 (libamdhip64-dev) on a machine without an AMD GPU.
+run run rmsnorm_bf16 --device hip
+check "no AMD GPU exit" 3 "$rc"
+check "no AMD GPU message" "error: no AMD GPU: the HIP runtime (libamdhip64.so) finds no device" "$err"
+# No NVIDIA driver here (a machine with one would run the kernel instead).
+if ! command -v nvidia-smi >/dev/null; then
+  run run rmsnorm_bf16 --device cuda
+  check "no NVIDIA driver exit" 3 "$rc"
+  contains "no NVIDIA driver message" "error: no NVIDIA driver: cannot load libcuda.so.1" "$err"
+fi
+
+run run rmsnorm_bf16
+check "no device exit" 2 "$rc"
+contains "no device message" "error: --device hip, cuda or emu is required" "$err"
+run run rmsnorm_bf16 --device tpu
+check "bad device exit" 2 "$rc"
+run run "$handwritten" --device emu
+check "code object without launch exit" 2 "$rc"
+run run "$handwritten" --launch "$launch" --device emu --wave-stamps
+check "stamps of a code object exit" 2 "$rc"
+contains "stamps of a code object message" "--wave-stamps needs a kernel of the suite" "$err"
+run run rmsnorm_bf16 --device emu --shape 16,7
+check "bad shape exit" 2 "$rc"
+run run rmsnorm_bf16 --device emu --reps -1
+check "bad reps exit" 2 "$rc"
+finish run
