@@ -1,5 +1,7 @@
 #include "traces/analysis.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -120,22 +122,21 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
 }
 
 void print_json(const Comparison& c, std::ostream& o) {
-  o << "{\"a\":\"" << json_escape(c.a.info.id) << "\",\"b\":\"" << json_escape(c.b.info.id)
-    << "\",\"kernel\":\"" << json_escape(c.a.info.kernel) << "\",\"time_ratio\":" << c.time_ratio << ",\"rows\":{";
-  bool first = true;
-  for (const auto& [k, ab] : c.rows) {
-    o << (first ? "" : ",") << "\"" << json_escape(k) << "\":{\"a\":{\"instructions\":" << ab.first.instructions
-      << ",\"cycles\":" << ab.first.cycles << ",\"stall\":" << ab.first.stall << "},\"b\":{\"instructions\":"
-      << ab.second.instructions << ",\"cycles\":" << ab.second.cycles << ",\"stall\":" << ab.second.stall << "}}";
-    first = false;
-  }
-  o << "},\"lds_conflict_cycles\":{\"a\":" << c.lds_conflicts_a << ",\"b\":" << c.lds_conflicts_b << "},\"counters\":{";
-  first = true;
-  for (const auto& [k, v] : c.counters) {
-    o << (first ? "" : ",") << "\"" << json_escape(k) << "\":{\"a\":" << v.first << ",\"b\":" << v.second << "}";
-    first = false;
-  }
-  o << "}}\n";
+  using Json = nlohmann::ordered_json;
+  auto totals = [](const Totals& t) {
+    return Json{{"instructions", t.instructions}, {"cycles", t.cycles}, {"stall", t.stall}};
+  };
+  Json rows = Json::object(), counters = Json::object();
+  for (const auto& [k, ab] : c.rows) rows[k] = {{"a", totals(ab.first)}, {"b", totals(ab.second)}};
+  for (const auto& [k, v] : c.counters) counters[k] = {{"a", v.first}, {"b", v.second}};
+  const Json j = {{"a", c.a.info.id},
+                  {"b", c.b.info.id},
+                  {"kernel", c.a.info.kernel},
+                  {"time_ratio", c.time_ratio},
+                  {"rows", rows},
+                  {"lds_conflict_cycles", {{"a", c.lds_conflicts_a}, {"b", c.lds_conflicts_b}}},
+                  {"counters", counters}};
+  o << j.dump() << "\n";
 }
 
 PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& o, std::uint64_t max_slices) {

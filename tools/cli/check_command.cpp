@@ -12,6 +12,7 @@
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/json.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "sim/isa/decoder.hpp"
 
@@ -79,38 +80,35 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
 }
 
-std::string to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
-  std::ostringstream o;
-  o << "{\"kernel\":" << json_string(spec.name) << ",\"arch\":" << json_string(r.arch)
-    << ",\"clean\":" << (r.problems.empty() ? "true" : "false") << ",\"lds_bytes\":" << r.lds_bytes
-    << ",\"lds_capacity\":" << r.lds_capacity << ",\"conflict_cycles\":" << r.conflict_cycles << ",\"accesses\":[";
-  for (std::size_t i = 0; i < r.accesses.size(); ++i) {
-    const auto& a = r.accesses[i];
-    o << (i ? "," : "") << "{\"what\":" << json_string(a.what) << ",\"instruction\":" << json_string(a.instruction)
-      << ",\"instructions\":" << a.instructions << ",\"cycles\":" << a.cycles
-      << ",\"conflict_cycles\":" << a.conflict_cycles << ",\"worst_ways\":" << a.worst_ways << "}";
-  }
-  o << "]";
+Json to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
+  Json j = {{"kernel", spec.name},           {"arch", r.arch},
+            {"clean", r.problems.empty()},  {"lds_bytes", r.lds_bytes},
+            {"lds_capacity", r.lds_capacity}, {"conflict_cycles", r.conflict_cycles}};
+  j["accesses"] = Json::array();
+  for (const auto& a : r.accesses)
+    j["accesses"].push_back({{"what", a.what}, {"instruction", a.instruction}, {"instructions", a.instructions},
+                             {"cycles", a.cycles}, {"conflict_cycles", a.conflict_cycles}, {"worst_ways", a.worst_ways}});
   if (r.compiled)
-    o << ",\"compiled\":{\"vgprs\":" << r.compiled->vgprs << ",\"agprs\":" << r.compiled->agprs
-      << ",\"sgprs\":" << r.compiled->sgprs << ",\"lds_bytes\":" << r.compiled->lds_bytes
-      << ",\"scratch_bytes\":" << r.compiled->scratch_bytes << "}";
-  if (r.occupancy)
-    o << ",\"workgroups_per_cu\":" << r.occupancy->workgroups_per_cu
-      << ",\"waves_per_simd\":" << r.occupancy->waves_per_simd;
-  o << ",\"occupancy_limited_by\":" << json_string(r.limited_by);
+    j["compiled"] = {{"vgprs", r.compiled->vgprs}, {"agprs", r.compiled->agprs}, {"sgprs", r.compiled->sgprs},
+                     {"lds_bytes", r.compiled->lds_bytes}, {"scratch_bytes", r.compiled->scratch_bytes}};
+  if (r.occupancy) {
+    j["workgroups_per_cu"] = r.occupancy->workgroups_per_cu;
+    j["waves_per_simd"] = r.occupancy->waves_per_simd;
+  }
+  j["occupancy_limited_by"] = r.limited_by;
   if (r.bound) {
     const auto& b = *r.bound;
-    o << ",\"bound\":{\"shape\":" << json_string(shape_text(spec, b.shape)) << ",\"workgroups\":" << b.work.workgroups
-      << ",\"mfma_cycles\":" << cycles(b.mfma_cycles) << ",\"lds_cycles\":" << cycles(b.lds_cycles)
-      << ",\"global_bytes\":" << b.work.global_bytes << ",\"global_cycles\":" << cycles(b.global_cycles)
-      << ",\"global_cycles_reused\":" << cycles(b.global_cycles_reused)
-      << ",\"limiter\":" << json_string(b.limiter) << "}";
+    j["bound"] = {{"shape", shape_text(spec, b.shape)},
+                  {"workgroups", b.work.workgroups},
+                  {"mfma_cycles", std::llround(b.mfma_cycles)},
+                  {"lds_cycles", std::llround(b.lds_cycles)},
+                  {"global_bytes", b.work.global_bytes},
+                  {"global_cycles", std::llround(b.global_cycles)},
+                  {"global_cycles_reused", std::llround(b.global_cycles_reused)},
+                  {"limiter", b.limiter}};
   }
-  o << ",\"problems\":[";
-  for (std::size_t i = 0; i < r.problems.size(); ++i) o << (i ? "," : "") << json_string(r.problems[i]);
-  o << "]}";
-  return o.str();
+  j["problems"] = r.problems;
+  return j;
 }
 
 std::string waves(double w) {
@@ -138,7 +136,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
             const kernels::DesignReport& r) {
   traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
   info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
-  info.config_json = to_json(spec, r);
+  info.config_json = to_json(spec, r).dump();
   traces::RunWriter w(file, info, store_writer_options());
   for (const auto& a : r.accesses) {
     traces::LdsRecord l{};
@@ -259,7 +257,7 @@ int run_check(const std::vector<std::string>& args) {
       std::cout << "kernel                     design      LDS B  conflicts  occupancy              limiter        shape\n";
     for (const auto& [s, r] : reports) {
       if (vm.count("json")) {
-        std::cout << to_json(*s, r) << "\n";
+        std::cout << to_json(*s, r).dump() << "\n";
       } else if (vm.count("summary")) {
         print_summary_line(*s, r);
       } else {

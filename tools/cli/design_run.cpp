@@ -9,15 +9,6 @@
 
 namespace tilelab::cli {
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) o += c;
-  }
-  return o + "\"";
-}
-
 traces::RunInfo design_run_info(const std::string& id, const std::string& kernel, const std::string& arch) {
   traces::RunInfo info;
   info.id = id;

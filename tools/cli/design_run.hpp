@@ -1,5 +1,5 @@
-// What the design-check commands (`lds --record`, `check --record`) share:
-// JSON string quoting and the provenance of a design run in the trace store.
+// What the commands that store runs share: the provenance of a design run
+// in the trace store, the store's waiting rule, shapes as text.
 #pragma once
 #include <string>
 
@@ -9,9 +9,6 @@
 #include "traces/store.hpp"
 
 namespace tilelab::cli {
-
-// s as a JSON string literal (quotes and backslashes escaped, control characters dropped).
-std::string json_string(const std::string& s);
 
 // A design run's RunInfo: kind, backend, device and compiler of a design
 // check, this binary's git revision and the host; the caller adds shape and configuration.

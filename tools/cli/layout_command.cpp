@@ -7,6 +7,7 @@
 
 #include "layouts/expr.hpp"
 #include "layouts/render.hpp"
+#include "tools/cli/json.hpp"
 #include "tools/cli/command.hpp"
 
 namespace po = boost::program_options;
@@ -57,18 +58,13 @@ std::string help_text() {
 bool eval_line(const std::string& text, bool json, std::ostream& out) {
   try {
     Value v = evaluate(text);
-    out << (json ? "{\"result\":" + to_json(v) + ",\"text\":\"" + to_string(v) + "\"}" : to_string(v)) << "\n";
+    // to_json(v): the layout library's own serialisation of the value.
+    out << (json ? Json{{"result", Json::parse(to_json(v))}, {"text", to_string(v)}}.dump() : to_string(v)) << "\n";
     return true;
   } catch (const ExprError& e) {
     std::string msg = e.message();
     if (json) {
-      std::string esc;
-      for (char c : msg) {
-        if (c == '"' || c == '\\') esc += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        esc += c;
-      }
-      out << "{\"error\":\"" << esc << "\",\"column\":" << e.column() << "}\n";
+      out << Json{{"error", msg}, {"column", e.column()}}.dump() << "\n";
     } else {
       out << "error: " << msg << "\n";
     }

@@ -7,6 +7,7 @@
 #include "sim/lds/tile_access.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/json.hpp"
 #include "tools/cli/lds_report.hpp"
 #include "traces/store.hpp"
 
@@ -86,8 +87,9 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
   lds::Analysis r = model.analyze(addr, mask);
   const arch::LdsInstruction& ins = model.instruction();
   if (json) {
-    std::cout << "{\"arch\":\"" << a.name << "\",\"inst\":\"" << ins.name << "\",\"status\":\""
-              << arch::to_string(ins.status) << "\",\"analysis\":" << analysis_json(r) << "}\n";
+    const Json j = {{"arch", a.name}, {"inst", ins.name}, {"status", arch::to_string(ins.status)},
+                    {"analysis", analysis_json(r)}};
+    std::cout << j.dump() << "\n";
     return kOk;
   }
   std::cout << a.name << " " << ins.name << " (" << arch::to_string(ins.status) << ")\n"
@@ -103,9 +105,9 @@ void record(const std::string& file, const std::string& run_id, const arch::Arch
   const arch::LdsInstruction& ins = model.instruction();
   traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + ins.name : run_id, "lds-tile", a.name);
   info.problem_shape = "tile=" + to_string(tile);
-  info.config_json = "{\"inst\":" + json_string(ins.name) + ",\"thr\":" + json_string(tv_args[0]) +
-                     ",\"val\":" + json_string(tv_args[1]) + ",\"smem\":" + json_string(smem_text) +
-                     ",\"elem_bytes\":" + std::to_string(elem_bytes) + "}";
+  info.config_json = Json{{"inst", ins.name}, {"thr", tv_args[0]}, {"val", tv_args[1]}, {"smem", smem_text},
+                          {"elem_bytes", elem_bytes}}
+                         .dump();
   traces::RunWriter w(file, info, store_writer_options());
   for (std::size_t i = 0; i < rep.analyses.size(); ++i) {
     traces::LdsRecord l{};
@@ -164,12 +166,13 @@ int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std:
   int passes = 0;
   for (const lds::Analysis& x : rep.analyses) passes += x.passes;
   if (json) {
-    std::cout << "{\"arch\":\"" << a.name << "\",\"inst\":\"" << ins.name << "\",\"status\":\""
-              << arch::to_string(ins.status) << "\",\"instructions\":[";
+    Json instructions = Json::array();
     for (std::size_t i = 0; i < rep.analyses.size(); ++i)
-      std::cout << (i ? "," : "") << "{\"wave\":" << rep.instructions[i].wave << ",\"index\":"
-                << rep.instructions[i].index << ",\"analysis\":" << analysis_json(rep.analyses[i]) << "}";
-    std::cout << "],\"cycles\":" << rep.cycles << ",\"conflict_cycles\":" << rep.conflict_cycles << "}\n";
+      instructions.push_back({{"wave", rep.instructions[i].wave}, {"index", rep.instructions[i].index},
+                              {"analysis", analysis_json(rep.analyses[i])}});
+    const Json j = {{"arch", a.name},     {"inst", ins.name},        {"status", arch::to_string(ins.status)},
+                    {"instructions", instructions}, {"cycles", rep.cycles}, {"conflict_cycles", rep.conflict_cycles}};
+    std::cout << j.dump() << "\n";
     return kOk;
   }
   std::cout << a.name << " " << ins.name << " (" << arch::to_string(ins.status) << "): " << rep.instructions.size()

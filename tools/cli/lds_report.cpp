@@ -47,17 +47,14 @@ std::string totals_line(const arch::Arch& arch, long long cycles, long long conf
   return o.str();
 }
 
-std::string analysis_json(const lds::Analysis& a) {
-  std::ostringstream o;
-  o << "{\"passes\":[";
+Json analysis_json(const lds::Analysis& a) {
+  Json passes = Json::array();
   for (int p = 0; p < a.entries; ++p) {
     const lds::Pass& x = a.pass[p];
-    o << (p ? "," : "") << "{\"lanes\":\"" << lane_ranges(x.lanes) << "\",\"active\":" << std::popcount(x.active)
-      << ",\"banks\":" << x.banks << ",\"ways\":" << x.ways << "}";
+    passes.push_back({{"lanes", lane_ranges(x.lanes)}, {"active", std::popcount(x.active)}, {"banks", x.banks},
+                      {"ways", x.ways}});
   }
-  o << "],\"cycles\":" << a.cycles << ",\"conflict_cycles\":" << a.conflict_cycles << ",\"max_ways\":" << a.max_ways
-    << "}";
-  return o.str();
+  return {{"passes", passes}, {"cycles", a.cycles}, {"conflict_cycles", a.conflict_cycles}, {"max_ways", a.max_ways}};
 }
 
 std::string assumption_note(const arch::Arch& arch, const arch::LdsInstruction& ins) {

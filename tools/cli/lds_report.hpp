@@ -1,6 +1,7 @@
 // Printing bank-model results as tables and JSON (shared by lds and swizzle).
 #pragma once
 
+#include "tools/cli/json.hpp"
 #include <cstdint>
 #include <string>
 
@@ -14,7 +15,7 @@ std::string lane_ranges(std::uint64_t mask);
 std::string pass_table(const lds::Analysis& a);
 // One line naming the counters in the vendor's units.
 std::string totals_line(const arch::Arch& arch, long long cycles, long long conflicts, int passes);
-std::string analysis_json(const lds::Analysis& a);
+Json analysis_json(const lds::Analysis& a);
 // A warning line when the instruction's phases are an assumption; empty otherwise.
 std::string assumption_note(const arch::Arch& arch, const arch::LdsInstruction& ins);
 

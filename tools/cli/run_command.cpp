@@ -205,6 +205,14 @@ void record(const std::string& file, const std::string& id, const kernels::Devic
       w.add_wave(rec);
     }
     w.add_counter("stamp_span_ns", stamp_span_seconds(r) * 1e9);
+    // The core clock the waves ran at: their core-clock ticks over their
+    // constant-rate time, summed over all waves (the counter's granularity
+    // averages out).
+    double ticks = 0, ns = 0;
+    for (const hw::WaveStamp& x : r.waves)
+      ticks += static_cast<double>(x.clock_end - x.clock_start),
+          ns += r.device.timer_khz > 0 ? hw::ticks_to_ns(x.timer_end - x.timer_start, r.device.timer_khz) : 0;
+    if (ns > 0) w.add_counter("stamp_core_clock_mhz", ticks / ns * 1e3);
     w.add_counter("stamped_launch_ns", r.stamped_launch_seconds * 1e9);
   }
   w.finish();

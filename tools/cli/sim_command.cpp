@@ -14,6 +14,7 @@
 #include "kernels/emulated.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/json.hpp"
 #include "tools/cli/timing_report.hpp"
 
 #include <unistd.h>
@@ -99,36 +100,23 @@ void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows,
   }
 }
 
-std::string number(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
-
-std::string to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, const std::vector<KindRow>& rows) {
-  std::ostringstream o;
-  o << "{\"kernel\":" << json_string(spec.name) << ",\"arch\":" << json_string(r.arch)
-    << ",\"shape\":" << json_string(shape_text(spec, r.shape)) << ",\"seed\":" << r.seed
-    << ",\"pass\":" << (r.pass ? "true" : "false") << ",\"max_rel_error\":" << number(r.max_rel_error)
-    << ",\"tolerance\":" << number(r.tolerance) << ",\"workgroups\":" << r.stats.workgroups
-    << ",\"waves\":" << r.stats.waves << ",\"wave_instructions\":" << r.stats.wave_instructions
-    << ",\"lds_sites\":[";
-  for (std::size_t i = 0; i < r.stats.lds_sites.size(); ++i) {
-    const auto& s = r.stats.lds_sites[i];
-    o << (i ? "," : "") << "{\"pc\":" << json_string(pc_text(s.pc)) << ",\"text\":" << json_string(s.text)
-      << ",\"instruction\":" << json_string(s.instruction) << ",\"modelled\":" << (s.modelled ? "true" : "false")
-      << ",\"executions\":" << s.executions << ",\"conflict_cycles\":" << s.conflict_cycles
-      << ",\"worst_ways\":" << s.max_ways << "}";
-  }
-  o << "],\"lds_vs_design\":[";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    o << (i ? "," : "") << "{\"instruction\":" << json_string(rows[i].kind)
-      << ",\"emulated\":" << number(rows[i].emulated)
-      << ",\"designed\":" << (rows[i].designed ? number(*rows[i].designed) : "null")
-      << ",\"agree\":" << (rows[i].agree() ? "true" : "false") << "}";
-  }
-  o << "]}";
-  return o.str();
+Json to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, const std::vector<KindRow>& rows) {
+  Json j = {{"kernel", spec.name},         {"arch", r.arch},
+            {"shape", shape_text(spec, r.shape)}, {"seed", r.seed},
+            {"pass", r.pass},              {"max_rel_error", r.max_rel_error},
+            {"tolerance", r.tolerance},    {"workgroups", r.stats.workgroups},
+            {"waves", r.stats.waves},      {"wave_instructions", r.stats.wave_instructions}};
+  j["lds_sites"] = Json::array();
+  for (const auto& s : r.stats.lds_sites)
+    j["lds_sites"].push_back({{"pc", pc_text(s.pc)}, {"text", s.text}, {"instruction", s.instruction},
+                              {"modelled", s.modelled}, {"executions", s.executions},
+                              {"conflict_cycles", s.conflict_cycles}, {"worst_ways", s.max_ways}});
+  j["lds_vs_design"] = Json::array();
+  for (const auto& row : rows)
+    j["lds_vs_design"].push_back({{"instruction", row.kind}, {"emulated", row.emulated},
+                                  {"designed", row.designed ? Json(*row.designed) : Json(nullptr)},
+                                  {"agree", row.agree()}});
+  return j;
 }
 
 void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
@@ -140,10 +128,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   info.compiler = kernels::build::kCompiler;
   info.seed = r.seed;
   info.problem_shape = shape_text(spec, r.shape);
-  char cfg[256];
-  std::snprintf(cfg, sizeof cfg, "{\"max_rel_error\":%.9g,\"tolerance\":%.9g,\"pass\":%s}", r.max_rel_error,
-                r.tolerance, r.pass ? "true" : "false");
-  info.config_json = cfg;
+  info.config_json = Json{{"max_rel_error", r.max_rel_error}, {"tolerance", r.tolerance}, {"pass", r.pass}}.dump();
   traces::RunWriter w(file, info, store_writer_options());
   const std::uint64_t conflicts = add_lds_sites(w, r.stats);
   w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(conflicts));
@@ -418,7 +403,7 @@ int run_sim(const std::vector<std::string>& args) {
     int disagree = 0;
     for (const auto& row : rows) disagree += !row.agree();
     if (vm.count("json")) {
-      std::cout << to_json(spec, r, rows) << "\n";
+      std::cout << to_json(spec, r, rows).dump() << "\n";
     } else {
       std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
                   spec.name.c_str(), arch_name.c_str(), shape_text(spec, shape).c_str(),

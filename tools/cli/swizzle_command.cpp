@@ -1,6 +1,7 @@
 // `tilelab swizzle`: the LDS layouts that let a tile's writer and reader both
 // run without bank conflicts.
 #include "sim/lds/swizzle_search.hpp"
+#include "tools/cli/json.hpp"
 #include "tools/cli/cli_util.hpp"
 
 namespace tilelab::cli {
@@ -48,14 +49,14 @@ int run_swizzle(const std::vector<std::string>& args) {
     int top = std::max(1, vm["top"].as<int>());
     if (vm.count("json")) {
       auto js = [](const lds::Candidate& c) {
-        return "{\"layout\":\"" + c.layout + "\",\"write_conflict_cycles\":" + std::to_string(c.write_conflicts) +
-               ",\"read_conflict_cycles\":" + std::to_string(c.read_conflicts) +
-               ",\"extra_bytes\":" + std::to_string(c.extra_bytes) + "}";
+        return Json{{"layout", c.layout}, {"write_conflict_cycles", c.write_conflicts},
+                    {"read_conflict_cycles", c.read_conflicts}, {"extra_bytes", c.extra_bytes}};
       };
-      std::cout << "{\"arch\":\"" << a.name << "\",\"evaluated\":" << s.evaluated << ",\"skipped\":" << s.skipped
-                << ",\"plain\":" << js(s.plain) << ",\"best\":[";
-      for (int i = 0; i < top && i < static_cast<int>(s.ranked.size()); ++i) std::cout << (i ? "," : "") << js(s.ranked[i]);
-      std::cout << "]}\n";
+      Json best = Json::array();
+      for (int i = 0; i < top && i < static_cast<int>(s.ranked.size()); ++i) best.push_back(js(s.ranked[i]));
+      const Json j = {{"arch", a.name}, {"evaluated", s.evaluated}, {"skipped", s.skipped}, {"plain", js(s.plain)},
+                      {"best", best}};
+      std::cout << j.dump() << "\n";
       return kOk;
     }
     std::cout << a.name << ": " << s.evaluated << " layouts scored (" << s.skipped

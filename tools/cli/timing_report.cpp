@@ -8,6 +8,7 @@
 
 #include "generated/kernel_build.hpp"
 #include "tools/cli/design_run.hpp"
+#include "tools/cli/json.hpp"
 
 namespace tilelab::cli {
 
@@ -136,56 +137,63 @@ void print_timing_text(const TimedRun& t) {
 
 std::string timing_json(const TimedRun& t) {
   const timing::TimingResult& r = *t.timing;
-  std::ostringstream o;
   const double s = r.seconds();
-  o << "{\"kernel\":" << json_string(t.kernel) << ",\"arch\":" << json_string(r.arch)
-    << ",\"shape\":" << json_string(t.shape) << ",\"seed\":" << t.seed
-    << ",\"cycles\":" << r.cycles << ",\"seconds\":" << num(s) << ",\"clock_mhz\":" << num(r.clock_mhz)
-    << ",\"tflops\":" << num(s > 0 ? work_flops(t) / s / 1e12 : 0)
-    << ",\"global_bytes\":" << r.global_bytes << ",\"cus\":" << r.cus << ",\"cus_used\":" << r.cus_used
-    << ",\"workgroups\":" << r.workgroups << ",\"waves\":" << r.waves << ",\"wave_instructions\":" << r.wave_instructions
-    << ",\"limiter\":" << json_string(r.limiter()) << ",\"utilisation\":{\"mfma\":" << num(r.mfma_utilisation())
-    << ",\"valu\":" << num(r.valu_utilisation()) << ",\"lds\":" << num(r.lds_utilisation())
-    << ",\"global_memory\":" << num(r.memory_utilisation()) << "},\"wave_cycles\":" << r.wave_cycles
-    << ",\"issue_cycles\":" << r.issue_cycles << ",\"stall_cycles\":{";
+  Json j = {{"kernel", t.kernel},
+            {"arch", r.arch},
+            {"shape", t.shape},
+            {"seed", t.seed},
+            {"cycles", r.cycles},
+            {"seconds", s},
+            {"clock_mhz", r.clock_mhz},
+            {"tflops", s > 0 ? work_flops(t) / s / 1e12 : 0},
+            {"global_bytes", r.global_bytes},
+            {"cus", r.cus},
+            {"cus_used", r.cus_used},
+            {"workgroups", r.workgroups},
+            {"waves", r.waves},
+            {"wave_instructions", r.wave_instructions},
+            {"limiter", r.limiter()},
+            {"utilisation",
+             {{"mfma", r.mfma_utilisation()},
+              {"valu", r.valu_utilisation()},
+              {"lds", r.lds_utilisation()},
+              {"global_memory", r.memory_utilisation()}}},
+            {"wave_cycles", r.wave_cycles},
+            {"issue_cycles", r.issue_cycles}};
+  Json stalls = Json::object();
   for (int k = 1; k < timing::kReasonCount; ++k)
-    o << (k > 1 ? "," : "") << json_string(timing::reason_name(static_cast<timing::Reason>(k))) << ":"
-      << r.stall_cycles[static_cast<std::size_t>(k)];
-  o << "},\"counters\":[";
-  for (std::size_t i = 0; i < r.counters.size(); ++i)
-    o << (i ? "," : "") << "{\"name\":" << json_string(r.counters[i].name) << ",\"unit\":" << json_string(r.counters[i].unit)
-      << ",\"value\":" << num(r.counters[i].value) << "}";
-  o << "],\"hottest\":[";
-  bool first = true;
+    stalls[timing::reason_name(static_cast<timing::Reason>(k))] = r.stall_cycles[static_cast<std::size_t>(k)];
+  j["stall_cycles"] = stalls;
+  j["counters"] = Json::array();
+  for (const auto& c : r.counters) j["counters"].push_back({{"name", c.name}, {"unit", c.unit}, {"value", c.value}});
+  j["hottest"] = Json::array();
   for (std::size_t i : hottest(r, t.top)) {
     const auto& p = r.per_instruction[i];
-    o << (first ? "" : ",") << "{\"pc\":" << json_string(pc_hex(t.program->instructions[i].pc))
-      << ",\"text\":" << json_string(t.program->instructions[i].text) << ",\"hits\":" << p.hits
-      << ",\"latency\":" << p.latency << ",\"stall\":" << p.stall << ",\"idle\":" << p.idle
-      << ",\"waits_most_on\":" << json_string(timing::reason_name(top_reason(p))) << "}";
-    first = false;
+    j["hottest"].push_back({{"pc", pc_hex(t.program->instructions[i].pc)},
+                            {"text", t.program->instructions[i].text},
+                            {"hits", p.hits},
+                            {"latency", p.latency},
+                            {"stall", p.stall},
+                            {"idle", p.idle},
+                            {"waits_most_on", timing::reason_name(top_reason(p))}});
   }
-  o << "],\"hazard_count\":" << r.hazard_count << ",\"hazards\":[";
+  j["hazard_count"] = r.hazard_count;
+  j["hazards"] = Json::array();
   for (std::size_t i = 0; i < std::min<std::size_t>(r.hazards.size(), 20); ++i) {
     const auto& h = r.hazards[i];
-    o << (i ? "," : "") << "{\"pc\":" << json_string(pc_hex(h.pc)) << ",\"producer_pc\":" << json_string(pc_hex(h.producer_pc))
-      << ",\"rule\":" << json_string(h.rule) << ",\"required\":" << h.required << ",\"got\":" << h.got << "}";
+    j["hazards"].push_back({{"pc", pc_hex(h.pc)}, {"producer_pc", pc_hex(h.producer_pc)}, {"rule", h.rule},
+                            {"required", h.required}, {"got", h.got}});
   }
-  o << "],\"static_bound\":";
-  if (t.bound)
-    o << "{\"cycles_per_workgroup\":" << num(std::max({t.bound->mfma_cycles, t.bound->lds_cycles, t.bound->global_cycles_reused}))
-      << ",\"limiter\":" << json_string(t.bound->limiter) << "}";
-  else
-    o << "null";
-  if (t.reference)
-    o << ",\"reference\":{\"pass\":" << (t.reference->pass ? "true" : "false")
-      << ",\"max_rel_error\":" << num(t.reference->max_rel_error) << ",\"tolerance\":" << num(t.reference->tolerance) << "}";
-  else
-    o << ",\"reference\":null";
-  o << ",\"assumptions\":[";
-  for (std::size_t i = 0; i < r.assumptions.size(); ++i) o << (i ? "," : "") << json_string(r.assumptions[i]);
-  o << "]}";
-  return o.str();
+  j["static_bound"] = t.bound ? Json{{"cycles_per_workgroup",
+                                      std::max({t.bound->mfma_cycles, t.bound->lds_cycles, t.bound->global_cycles_reused})},
+                                     {"limiter", t.bound->limiter}}
+                              : Json(nullptr);
+  j["reference"] = t.reference ? Json{{"pass", t.reference->pass},
+                                      {"max_rel_error", t.reference->max_rel_error},
+                                      {"tolerance", t.reference->tolerance}}
+                               : Json(nullptr);
+  j["assumptions"] = r.assumptions;
+  return j.dump();
 }
 
 std::uint64_t add_lds_sites(traces::RunWriter& w, const emu::RunStats& stats) {
@@ -214,11 +222,13 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
   info.seed = t.seed;
   info.problem_shape = t.shape;
   info.time_unit = "cycles";
-  std::ostringstream cfg;
-  cfg << "{\"cus\":" << r.cus << ",\"clock_mhz\":" << num(r.clock_mhz) << ",\"limiter\":" << json_string(r.limiter())
-      << ",\"pass\":" << (!t.reference ? "null" : t.reference->pass ? "true" : "false") << ",\"hazards\":" << r.hazard_count
-      << ",\"events_dropped\":" << r.events_dropped << "}";
-  info.config_json = cfg.str();
+  info.config_json = Json{{"cus", r.cus},
+                          {"clock_mhz", r.clock_mhz},
+                          {"limiter", r.limiter()},
+                          {"pass", t.reference ? Json(t.reference->pass) : Json(nullptr)},
+                          {"hazards", r.hazard_count},
+                          {"events_dropped", r.events_dropped}}
+                         .dump();
   traces::RunWriter w(file, info, store_writer_options());
 
   // Names behind the events' small ids: opcodes by instruction mnemonic.
