@@ -1,6 +1,7 @@
 #include "traces/analysis.hpp"
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include <algorithm>
 #include <iomanip>
@@ -68,6 +69,26 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
+WaveSummary wave_summary(const Reader& r, const std::string& id) {
+  WaveSummary s;
+  const std::vector<WaveRecord> waves = r.waves(id);
+  if (waves.empty()) return s;
+  std::set<std::uint16_t> cus;
+  std::int64_t first = waves[0].start, last = waves[0].end;
+  double lifetimes = 0;
+  for (const WaveRecord& w : waves) {
+    cus.insert(w.cu);
+    first = std::min(first, w.start);
+    last = std::max(last, w.end);
+    lifetimes += static_cast<double>(w.end - w.start);
+  }
+  s.waves = waves.size();
+  s.cus = cus.size();
+  s.mean_lifetime = lifetimes / static_cast<double>(waves.size());
+  s.span = last - first;
+  return s;
+}
+
 }  // namespace
 
 Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force) {
@@ -84,6 +105,8 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
   std::map<std::string, Totals> ta = totals(r, a, by), tb = totals(r, b, by);
   for (const auto& [k, t] : ta) c.rows[k].first = t;
   for (const auto& [k, t] : tb) c.rows[k].second = t;
+  c.waves_a = wave_summary(r, a);
+  c.waves_b = wave_summary(r, b);
   c.lds_conflicts_a = lds_conflicts(r, a);
   c.lds_conflicts_b = lds_conflicts(r, b);
   std::map<std::string, double> ca = r.counters(a), cb = r.counters(b);
@@ -105,6 +128,16 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
   if (c.time_ratio > 0)
     o << "median time: A " << c.a.summary->median_ns << " ns, B " << c.b.summary->median_ns << " ns, B/A "
       << std::fixed << std::setprecision(3) << c.time_ratio << "\n" << std::defaultfloat;
+  if (c.waves_a.waves || c.waves_b.waves) {
+    auto line = [&](const char* name, const WaveSummary& w, const RunView& v) {
+      std::ostringstream mean;
+      mean << std::fixed << std::setprecision(1) << w.mean_lifetime;
+      o << "waves " << name << ": " << w.waves << " on " << w.cus << " CUs, mean lifetime " << mean.str() << " "
+        << v.info.time_unit << ", first start to last end " << w.span << " " << v.info.time_unit << "\n";
+    };
+    line("A", c.waves_a, c.a);
+    line("B", c.waves_b, c.b);
+  }
   const char* key = by == CompareBy::kClass ? "class" : by == CompareBy::kPc ? "pc" : "wave";
   o << std::left << std::setw(28) << key << std::right << std::setw(12) << "instr A" << std::setw(12) << "instr B"
     << std::setw(14) << "cycles A" << std::setw(14) << "cycles B" << std::setw(8) << "B/A" << std::setw(12)
@@ -126,6 +159,10 @@ void print_json(const Comparison& c, std::ostream& o) {
   auto totals = [](const Totals& t) {
     return Json{{"instructions", t.instructions}, {"cycles", t.cycles}, {"stall", t.stall}};
   };
+  auto waves = [](const WaveSummary& w, const RunView& v) {
+    return Json{{"waves", w.waves}, {"cus", w.cus}, {"mean_lifetime", w.mean_lifetime}, {"span", w.span},
+                {"time_unit", v.info.time_unit}};
+  };
   Json rows = Json::object(), counters = Json::object();
   for (const auto& [k, ab] : c.rows) rows[k] = {{"a", totals(ab.first)}, {"b", totals(ab.second)}};
   for (const auto& [k, v] : c.counters) counters[k] = {{"a", v.first}, {"b", v.second}};
@@ -135,6 +172,7 @@ void print_json(const Comparison& c, std::ostream& o) {
                   {"time_ratio", c.time_ratio},
                   {"rows", rows},
                   {"lds_conflict_cycles", {{"a", c.lds_conflicts_a}, {"b", c.lds_conflicts_b}}},
+                  {"waves", {{"a", waves(c.waves_a, c.a)}, {"b", waves(c.waves_b, c.b)}}},
                   {"counters", counters}};
   o << j.dump() << "\n";
 }

@@ -20,8 +20,17 @@ struct Totals {
 
 enum class CompareBy { kClass, kPc, kWave };
 
+// A run's waves at a glance, in the run's time unit (ns for hardware runs
+// with stamps, cycles for the cycle model).
+struct WaveSummary {
+  std::uint64_t waves = 0, cus = 0;  // cus: distinct CUs (SMs) the waves ran on
+  double mean_lifetime = 0;          // mean of end - start
+  std::int64_t span = 0;             // last end - first start
+};
+
 struct Comparison {
   RunView a, b;
+  WaveSummary waves_a, waves_b;
   double time_ratio = 0;  // b median / a median; 0 when either lacks a summary
   std::map<std::string, std::pair<Totals, Totals>> rows;  // key -> (a, b)
   std::uint64_t lds_conflicts_a = 0, lds_conflicts_b = 0;
