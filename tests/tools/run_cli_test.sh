@@ -78,4 +78,11 @@ run run rmsnorm_bf16 --device emu --shape 16,7
 check "bad shape exit" 2 "$rc"
 run run rmsnorm_bf16 --device emu --reps -1
 check "bad reps exit" 2 "$rc"
+# The H200 runs kept in the repository read back with this tilelab.
+measured="$(dirname "$0")/../../hw/runs/h200/measured/h200.h5"
+run runs list "$measured"
+check "measured runs" 13 "$(printf '%s\n' "$out" | grep -c ' hw ')"
+run compare "$measured" rmsnorm-stamps rmsnorm-1
+check "measured compare exit" 0 "$rc"
+contains "measured compare waves" "waves A: 131072 on 132 CUs" "$out"
 finish run
