@@ -21,7 +21,8 @@ packages=(
   llvm-22-dev                      # sim/isa: LLVM Object, msgpack and MC (the AMDGPU disassembler)
   libclang-rt-22-dev               # libFuzzer and sanitizers for the fuzz targets
   libamdhip64-dev                  # hw/hip: HIP's header proves the runtime's signatures; its libamdhip64 (no GPU) gives the "no AMD GPU" test
-  nlohmann-json3-dev               # JSON output of the CLI
+  nlohmann-json3-dev               # JSON output of the CLI and the stored run configurations
+  libsqlite3-dev                   # traces/rocprof: rocprofv3's rocpd database
 )
 
 missing=()

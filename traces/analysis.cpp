@@ -112,6 +112,10 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
   std::map<std::string, double> ca = r.counters(a), cb = r.counters(b);
   for (const auto& [k, v] : ca)
     if (cb.count(k)) c.counters[k] = {v, cb[k]};
+  const std::vector<DerivedMetric> da = derived_metrics(ca), db = derived_metrics(cb);
+  for (const DerivedMetric& x : da)
+    for (const DerivedMetric& y : db)
+      if (x.name == y.name) c.derived.push_back({x, y});
   return c;
 }
 
@@ -151,7 +155,12 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
       << "\n";
   }
   o << "LDS conflict cycles: A " << c.lds_conflicts_a << ", B " << c.lds_conflicts_b << "\n";
-  for (const auto& [k, v] : c.counters) o << "counter " << k << ": A " << v.first << ", B " << v.second << "\n";
+  o << std::defaultfloat << std::setprecision(6);
+  for (const auto& [k, v] : c.counters)
+    o << "counter " << k << ": A " << v.first << ", B " << v.second << ", B/A " << ratio(v.first, v.second) << "\n";
+  for (const auto& [x, y] : c.derived)
+    o << "derived " << x.name << ": A " << x.value << ", B " << y.value << ", B/A " << ratio(x.value, y.value) << "  ("
+      << x.formula << ")\n";
 }
 
 void print_json(const Comparison& c, std::ostream& o) {
@@ -166,6 +175,8 @@ void print_json(const Comparison& c, std::ostream& o) {
   Json rows = Json::object(), counters = Json::object();
   for (const auto& [k, ab] : c.rows) rows[k] = {{"a", totals(ab.first)}, {"b", totals(ab.second)}};
   for (const auto& [k, v] : c.counters) counters[k] = {{"a", v.first}, {"b", v.second}};
+  Json derived = Json::object();
+  for (const auto& [x, y] : c.derived) derived[x.name] = {{"a", x.value}, {"b", y.value}, {"formula", x.formula}};
   const Json j = {{"a", c.a.info.id},
                   {"b", c.b.info.id},
                   {"kernel", c.a.info.kernel},
@@ -173,7 +184,8 @@ void print_json(const Comparison& c, std::ostream& o) {
                   {"rows", rows},
                   {"lds_conflict_cycles", {{"a", c.lds_conflicts_a}, {"b", c.lds_conflicts_b}}},
                   {"waves", {{"a", waves(c.waves_a, c.a)}, {"b", waves(c.waves_b, c.b)}}},
-                  {"counters", counters}};
+                  {"counters", counters},
+                  {"derived", derived}};
   o << j.dump() << "\n";
 }
 

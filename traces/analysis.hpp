@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/derived_metrics.hpp"
 #include "traces/store.hpp"
 
 namespace tilelab::traces {
@@ -35,6 +36,8 @@ struct Comparison {
   std::map<std::string, std::pair<Totals, Totals>> rows;  // key -> (a, b)
   std::uint64_t lds_conflicts_a = 0, lds_conflicts_b = 0;
   std::map<std::string, std::pair<double, double>> counters;  // names present in both
+  // Derived metrics computable on both sides (traces/derived_metrics), in order.
+  std::vector<std::pair<DerivedMetric, DerivedMetric>> derived;
 };
 
 // Throws StoreError when the runs' kernels or problem shapes differ and

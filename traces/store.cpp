@@ -389,7 +389,7 @@ void RunWriter::set_summary(const Summary& s) {
   g.set("tflops", s.tflops);
   g.set("gbps", s.gbps);
   g.set("max_rel_error", s.max_rel_error);
-  g.set("correct", std::int64_t{s.correct});
+  g.set("correct", s.checked ? std::int64_t{s.correct} : std::int64_t{-1});
 }
 
 void RunWriter::add_wave(const WaveRecord& w) { impl_->waves->append(&w, 1); }
@@ -563,7 +563,8 @@ RunView Reader::run(const std::string& id) const {
         s.tflops = r.get_double("tflops");
         s.gbps = r.get_double("gbps");
         s.max_rel_error = r.get_double("max_rel_error");
-        s.correct = r.get_int("correct") != 0;
+        s.correct = r.get_int("correct") == 1;
+        s.checked = r.get_int("correct") != -1;
         v.summary = s;
       }
       if (r.has("repetitions")) v.repetitions = h5::table_rows(r, "repetitions");

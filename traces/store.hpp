@@ -63,6 +63,7 @@ struct Summary {
   double median_ns = 0, p10_ns = 0, p90_ns = 0, min_ns = 0, iqr_ns = 0;
   double tflops = 0, gbps = 0, max_rel_error = 0;
   bool correct = false;
+  bool checked = true;  // false: no reference check ran (an imported profile); `correct` means nothing
 };
 
 struct WaveRecord {

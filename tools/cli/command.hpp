@@ -31,5 +31,6 @@ int run_disasm(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_sim(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
+int run_import(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

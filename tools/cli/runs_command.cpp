@@ -18,7 +18,7 @@ int store_error(const std::exception& e) {
 
 std::string summary_of(const traces::RunView& v) {
   std::ostringstream s;
-  if (v.summary) s << "median " << v.summary->median_ns << " ns" << (v.summary->correct ? ", correct" : ", NOT correct");
+  if (v.summary) s << "median " << v.summary->median_ns << " ns" << (!v.summary->checked ? ", not checked" : v.summary->correct ? ", correct" : ", NOT correct");
   else s << v.events << " events, " << v.lds_sites << " LDS sites";
   if (!v.complete) s << " [incomplete]";
   return s.str();
@@ -63,7 +63,7 @@ int run_runs(const std::vector<std::string>& args) {
         std::cout << "  median " << v.summary->median_ns << " ns (p10 " << v.summary->p10_ns << ", p90 "
                   << v.summary->p90_ns << ", min " << v.summary->min_ns << ", IQR " << v.summary->iqr_ns << "), "
                   << v.summary->tflops << " TFLOP/s, " << v.summary->gbps << " GB/s, max rel error "
-                  << v.summary->max_rel_error << (v.summary->correct ? ", correct" : ", NOT correct") << "\n";
+                  << v.summary->max_rel_error << (!v.summary->checked ? ", not checked" : v.summary->correct ? ", correct" : ", NOT correct") << "\n";
       std::cout << "  " << v.repetitions << " repetitions, " << v.waves << " waves, " << v.events << " events, "
                 << v.lds_sites << " LDS sites, " << v.counters << " counters\n";
       for (const auto& [k, val] : r.counters(i.id)) std::cout << "  counter " << k << " = " << val << "\n";

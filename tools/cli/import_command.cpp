@@ -1,0 +1,84 @@
+// `tilelab import rocprof`: what AMD's profiler measured, into the trace store
+// (traces/rocprof), one run per dispatch, beside tilelab's own runs.
+#include <cstdio>
+#include <iostream>
+
+#include "tools/cli/cli_util.hpp"
+#include "tools/cli/design_run.hpp"
+#include "traces/rocprof/profile.hpp"
+
+namespace tilelab::cli {
+
+namespace {
+const char* kHelp =
+    "usage: tilelab import rocprof DIR|FILE --out FILE.h5 [--kernel NAME] [--arch A] [--shape TEXT]\n"
+    "                      [--run-id-prefix P] [--wait S]\n\n"
+    "Reads what rocprofv3 wrote — the kernel trace (*kernel_trace.csv), the counter\n"
+    "collection (*counter_collection.csv, --pmc) or, when a folder has neither, its\n"
+    "rocpd SQLite database (*.db, schema version 3) — and adds one run per kernel\n"
+    "dispatch to the HDF5 trace store FILE.h5 (kind hw, backend rocprofv3; run id\n"
+    "<P>-<dispatch id>, P default rocprof): the dispatch's duration in ns as its\n"
+    "one repetition and its median, every counter under rocprofv3's name with its\n"
+    "value summed over all hardware instances (XCCs, SEs, CUs, channels) as\n"
+    "rocprofv3 reports it — quad-cycles for SQ_WAVE_CYCLES and the other counters\n"
+    "AMD defines in quad-cycles — which is how the cycle model reports the same\n"
+    "counters, so `tilelab compare` lines them up name by name.\n"
+    "--kernel keeps only the dispatches of that kernel; --arch records the GPU's\n"
+    "gfx (the kernel trace does not say it); --shape records the problem shape in\n"
+    "tilelab's words (M=4096,N=4096,K=4096), so the run compares with a simulated\n"
+    "run of that shape without --force (default: grid=X,Y,Z block=X,Y,Z).\n"
+    "A malformed file (truncated, wrong columns, a database of another schema\n"
+    "version) is one line naming the file and the line; the store is untouched.\n"
+    "Exit status: 0 imported, 1 the store could not be written, 2 bad command line\n"
+    "or a file that is not what rocprofv3 writes.\n";
+}  // namespace
+
+int run_import(const std::vector<std::string>& args) {
+  po::options_description opts;
+  opts.add_options()("help", "")("what", po::value<std::string>(), "")("path", po::value<std::string>(), "")(
+      "out", po::value<std::string>(), "")("kernel", po::value<std::string>()->default_value(""), "")(
+      "arch", po::value<std::string>()->default_value(""), "")("shape", po::value<std::string>()->default_value(""), "")(
+      "run-id-prefix", po::value<std::string>()->default_value("rocprof"), "")(
+      "wait", po::value<double>()->default_value(60), "");
+  po::positional_options_description pos;
+  pos.add("what", 1).add("path", 1);
+  po::variables_map vm;
+  int status = kOk;
+  if (!parse_options("import", args, opts, vm, status, &pos)) return status;
+  if (vm.count("help")) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  if (!vm.count("what") || vm["what"].as<std::string>() != "rocprof")
+    return usage_error("import", "expected `import rocprof DIR|FILE` (rocprofv3's output is what tilelab imports)");
+  if (!vm.count("path")) return usage_error("import", "expected the rocprofv3 output folder or file");
+  if (!vm.count("out")) return usage_error("import", "--out FILE.h5 is required");
+  set_store_wait(vm["wait"].as<double>());
+  traces::rocprof::Profile profile;
+  try {
+    profile = traces::rocprof::read_profile(vm["path"].as<std::string>());  // all of it, before the store is touched
+  } catch (const traces::rocprof::FormatError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUsage;
+  }
+  traces::rocprof::ImportOptions o;
+  o.id_prefix = vm["run-id-prefix"].as<std::string>();
+  o.kernel = vm["kernel"].as<std::string>();
+  o.arch = vm["arch"].as<std::string>();
+  o.shape = vm["shape"].as<std::string>();
+  try {
+    const std::vector<std::string> ids = traces::rocprof::import_profile(profile, vm["out"].as<std::string>(), o);
+    std::printf("imported %zu dispatch(es) from %zu file(s) into %s\n", ids.size(), profile.files.size(),
+                vm["out"].as<std::string>().c_str());
+    for (const std::string& id : ids) std::printf("  %s\n", id.c_str());
+    return kOk;
+  } catch (const traces::rocprof::FormatError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kFailed;
+  }
+}
+
+}  // namespace tilelab::cli

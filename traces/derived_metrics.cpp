@@ -1,0 +1,35 @@
+#include "traces/derived_metrics.hpp"
+
+#include <optional>
+
+namespace tilelab::traces {
+
+std::vector<DerivedMetric> derived_metrics(const std::map<std::string, double>& c) {
+  auto get = [&](const char* n) -> std::optional<double> {
+    auto it = c.find(n);
+    return it == c.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+  std::vector<DerivedMetric> out;
+  auto ratio = [&](const char* name, const char* formula, std::optional<double> num, std::optional<double> den) {
+    if (num && den && *den != 0) out.push_back({name, formula, *num / *den});
+  };
+  const auto conflict = get("SQ_LDS_BANK_CONFLICT"), active = get("SQ_LDS_IDX_ACTIVE");
+  if (conflict && active)
+    ratio("lds_bank_conflict_rate", "SQ_LDS_BANK_CONFLICT / (SQ_LDS_IDX_ACTIVE - SQ_LDS_BANK_CONFLICT)", conflict,
+          *active - *conflict);
+  const auto valu = get("SQ_INSTS_VALU"), mfma = get("SQ_INSTS_MFMA");
+  if (valu && mfma) out.push_back({"valu_non_mfma_insts", "SQ_INSTS_VALU - SQ_INSTS_MFMA", *valu - *mfma});
+  ratio("mfma_share_of_valu", "SQ_INSTS_MFMA / SQ_INSTS_VALU", mfma, valu);
+  ratio("ipc", "SQ_INSTS / SQ_BUSY_CU_CYCLES", get("SQ_INSTS"), get("SQ_BUSY_CU_CYCLES"));
+  double mops = 0;
+  bool any = false;
+  for (const char* n : {"SQ_INSTS_VALU_MFMA_MOPS_F16", "SQ_INSTS_VALU_MFMA_MOPS_BF16", "SQ_INSTS_VALU_MFMA_MOPS_F32",
+                        "SQ_INSTS_VALU_MFMA_MOPS_F64"})
+    if (const auto v = get(n)) mops += *v, any = true;
+  if (any) out.push_back({"mfma_flops", "512 x (MOPS_F16 + MOPS_BF16 + MOPS_F32 + MOPS_F64)", 512 * mops});
+  if (const auto cycles = get("SQ_WAVE_CYCLES"))
+    ratio("mean_wave_cycles", "4 x SQ_WAVE_CYCLES / SQ_WAVES", 4 * *cycles, get("SQ_WAVES"));
+  return out;
+}
+
+}  // namespace tilelab::traces

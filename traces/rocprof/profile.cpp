@@ -1,0 +1,291 @@
+#include "traces/rocprof/profile.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "traces/store.hpp"
+
+namespace tilelab::traces::rocprof {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail_row(const CsvTable& t, std::size_t row, const std::string& what) {
+  throw FormatError(t.path + ":" + std::to_string(t.lines[row]) + ": " + what);
+}
+
+std::uint64_t unsigned_at(const CsvTable& t, std::size_t row, std::size_t column) {
+  const long long v = integer_at(t, row, column);
+  if (v < 0) fail_row(t, row, "column " + t.header[column] + ": " + std::to_string(v) + " is negative");
+  return static_cast<std::uint64_t>(v);
+}
+
+void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
+  if (d.end_ns < d.start_ns) fail_row(t, row, "the dispatch ends (" + std::to_string(d.end_ns) + ") before it starts (" +
+                                                  std::to_string(d.start_ns) + ")");
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// ---- SQLite, through the library ----
+
+struct Db {
+  sqlite3* db = nullptr;
+  std::string path;
+  explicit Db(const std::string& p) : path(p) {
+    if (sqlite3_open_v2(p.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+      const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+      sqlite3_close(db);
+      throw FormatError(p + ": cannot open as SQLite (" + why + ")");
+    }
+  }
+  ~Db() { sqlite3_close(db); }
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  // Runs `sql`, calling row(stmt) for each result row.
+  template <class F>
+  void query(const std::string& sql, F row) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      throw FormatError(path + ": not a rocpd database this tilelab reads (" + sqlite3_errmsg(db) + " in: " + sql + ")");
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(st, sqlite3_finalize);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
+    if (rc != SQLITE_DONE) throw FormatError(path + ": reading failed (" + std::string(sqlite3_errmsg(db)) + ")");
+  }
+  bool has(const std::string& name) {
+    bool found = false;
+    query("SELECT name FROM sqlite_master WHERE name = '" + name + "'", [&](sqlite3_stmt*) { found = true; });
+    return found;
+  }
+};
+
+std::string text(sqlite3_stmt* st, int col) {
+  const unsigned char* s = sqlite3_column_text(st, col);
+  return s ? reinterpret_cast<const char*>(s) : "";
+}
+
+}  // namespace
+
+Profile read_kernel_trace(const std::string& path) {
+  const CsvTable t = read_csv(path);
+  const std::size_t kind = t.column("Kind"), agent = t.column("Agent_Id"), dispatch = t.column("Dispatch_Id"),
+                    name = t.column("Kernel_Name"), corr = t.column("Correlation_Id"),
+                    start = t.column("Start_Timestamp"), end = t.column("End_Timestamp"),
+                    lds = t.column("LDS_Block_Size"), scratch = t.column("Scratch_Size"), vgpr = t.column("VGPR_Count"),
+                    agpr = t.column("Accum_VGPR_Count"), sgpr = t.column("SGPR_Count");
+  const std::array<std::size_t, 3> wg{t.column("Workgroup_Size_X"), t.column("Workgroup_Size_Y"),
+                                      t.column("Workgroup_Size_Z")},
+      grid{t.column("Grid_Size_X"), t.column("Grid_Size_Y"), t.column("Grid_Size_Z")};
+  Profile p;
+  p.files.push_back(path);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.rows[r][kind] != "KERNEL_DISPATCH") fail_row(t, r, "Kind '" + t.rows[r][kind] + "' is not KERNEL_DISPATCH");
+    Dispatch d;
+    d.dispatch_id = unsigned_at(t, r, dispatch);
+    d.correlation_id = unsigned_at(t, r, corr);
+    d.kernel = t.rows[r][name];
+    d.agent = t.rows[r][agent];
+    d.start_ns = integer_at(t, r, start);
+    d.end_ns = integer_at(t, r, end);
+    check_times(d, t, r);
+    for (int i = 0; i < 3; ++i) d.workgroup[i] = unsigned_at(t, r, wg[i]), d.grid[i] = unsigned_at(t, r, grid[i]);
+    d.lds_bytes = integer_at(t, r, lds);
+    d.scratch_bytes = integer_at(t, r, scratch);
+    d.vgprs = integer_at(t, r, vgpr);
+    d.agprs = integer_at(t, r, agpr);
+    d.sgprs = integer_at(t, r, sgpr);
+    d.source = path;
+    for (const Dispatch& e : p.dispatches)
+      if (e.dispatch_id == d.dispatch_id) fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
+    p.dispatches.push_back(std::move(d));
+  }
+  return p;
+}
+
+void add_counter_collection(Profile& p, const std::string& path) {
+  const CsvTable t = read_csv(path);
+  const std::size_t dispatch = t.column("Dispatch_Id"), corr = t.column("Correlation_Id"), agent = t.column("Agent_Id"),
+                    name = t.column("Kernel_Name"), grid = t.column("Grid_Size"), wg = t.column("Workgroup_Size"),
+                    counter = t.column("Counter_Name"), value = t.column("Counter_Value"),
+                    start = t.column("Start_Timestamp"), end = t.column("End_Timestamp");
+  p.files.push_back(path);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const std::uint64_t id = unsigned_at(t, r, dispatch);
+    auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
+    if (it == p.dispatches.end()) {  // no kernel trace: the row describes the dispatch
+      Dispatch d;
+      d.dispatch_id = id;
+      d.correlation_id = unsigned_at(t, r, corr);
+      d.kernel = t.rows[r][name];
+      d.agent = t.rows[r][agent];
+      d.start_ns = integer_at(t, r, start);
+      d.end_ns = integer_at(t, r, end);
+      check_times(d, t, r);
+      d.grid = {unsigned_at(t, r, grid), 1, 1};
+      d.workgroup = {unsigned_at(t, r, wg), 1, 1};
+      d.source = path;
+      p.dispatches.push_back(std::move(d));
+      it = p.dispatches.end() - 1;
+    } else if (it->kernel != t.rows[r][name]) {
+      fail_row(t, r, "dispatch " + std::to_string(id) + " is '" + t.rows[r][name] + "' here and '" + it->kernel +
+                         "' in " + it->source);
+    }
+    // One row per dispatch and counter, each already summed over the instances.
+    it->counters[t.rows[r][counter]] += number_at(t, r, value);
+  }
+}
+
+Profile read_rocpd(const std::string& path) {
+  Db db(path);
+  if (!db.has("rocpd_metadata"))
+    throw FormatError(path + ": no rocpd_metadata: not a rocpd database (rocprofv3's default output)");
+  std::string version;
+  db.query("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'",
+           [&](sqlite3_stmt* st) { version = text(st, 0); });
+  if (version != "3")
+    throw FormatError(path + ": a rocpd database of schema version '" + version + "'; this tilelab reads version 3");
+  Profile p;
+  p.files.push_back(path);
+  // The documented tables (hw-facts §2), through their views without the uuid suffix.
+  db.query(
+      "SELECT d.dispatch_id, s.kernel_name, d.start, d.end, d.grid_size_x, d.grid_size_y, d.grid_size_z, "
+      "d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z, s.group_segment_size, s.arch_vgpr_count, "
+      "s.accum_vgpr_count, s.sgpr_count, d.agent_id "
+      "FROM rocpd_kernel_dispatch d JOIN rocpd_info_kernel_symbol s ON s.id = d.kernel_id ORDER BY d.start, d.dispatch_id",
+      [&](sqlite3_stmt* st) {
+        Dispatch d;
+        d.dispatch_id = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+        d.kernel = text(st, 1);
+        d.start_ns = sqlite3_column_int64(st, 2);
+        d.end_ns = sqlite3_column_int64(st, 3);
+        if (d.end_ns < d.start_ns)
+          throw FormatError(path + ": rocpd_kernel_dispatch, dispatch " + std::to_string(d.dispatch_id) +
+                            ": ends before it starts");
+        for (int i = 0; i < 3; ++i) {
+          d.grid[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(sqlite3_column_int64(st, 4 + i));
+          d.workgroup[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(sqlite3_column_int64(st, 7 + i));
+        }
+        d.lds_bytes = sqlite3_column_int64(st, 10);
+        d.vgprs = sqlite3_column_int64(st, 11);
+        d.agprs = sqlite3_column_int64(st, 12);
+        d.sgprs = sqlite3_column_int64(st, 13);
+        d.agent = "Agent " + text(st, 14);
+        d.source = path;
+        p.dispatches.push_back(std::move(d));
+      });
+  // One rocpd_pmc_event row per hardware instance: summed per dispatch and counter.
+  if (db.has("rocpd_pmc_event"))
+    db.query(
+        "SELECT d.dispatch_id, p.name, SUM(e.value) FROM rocpd_pmc_event e JOIN rocpd_info_pmc p ON p.id = e.pmc_id "
+        "JOIN rocpd_kernel_dispatch d ON d.event_id = e.event_id GROUP BY d.dispatch_id, p.name ORDER BY d.dispatch_id, p.name",
+        [&](sqlite3_stmt* st) {
+          const auto id = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+          auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
+          if (it != p.dispatches.end()) it->counters[text(st, 1)] += sqlite3_column_double(st, 2);
+        });
+  return p;
+}
+
+Profile read_profile(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw FormatError(path + ": no such file or folder");
+  if (!fs::is_directory(path, ec)) {
+    if (ends_with(path, ".db")) return read_rocpd(path);
+    if (ends_with(path, "counter_collection.csv")) {
+      Profile p;
+      add_counter_collection(p, path);
+      return p;
+    }
+    if (ends_with(path, "kernel_trace.csv")) return read_kernel_trace(path);
+    throw FormatError(path + ": not a file tilelab imports (*kernel_trace.csv, *counter_collection.csv, *.db)");
+  }
+  std::vector<std::string> traces, counters, dbs;
+  for (const auto& e : fs::recursive_directory_iterator(path, ec)) {
+    if (!e.is_regular_file()) continue;
+    const std::string f = e.path().string();
+    if (ends_with(f, "kernel_trace.csv")) traces.push_back(f);
+    else if (ends_with(f, "counter_collection.csv")) counters.push_back(f);
+    else if (ends_with(f, ".db")) dbs.push_back(f);
+  }
+  std::sort(traces.begin(), traces.end());
+  std::sort(counters.begin(), counters.end());
+  std::sort(dbs.begin(), dbs.end());
+  Profile p;
+  if (traces.empty() && counters.empty()) {
+    if (dbs.empty()) throw FormatError(path + ": no kernel trace, counter collection or rocpd database under it");
+    for (const std::string& f : dbs) {
+      Profile one = read_rocpd(f);
+      p.files.push_back(f);
+      p.dispatches.insert(p.dispatches.end(), one.dispatches.begin(), one.dispatches.end());
+    }
+    return p;
+  }
+  for (const std::string& f : traces) {
+    Profile one = read_kernel_trace(f);
+    p.files.push_back(f);
+    p.dispatches.insert(p.dispatches.end(), one.dispatches.begin(), one.dispatches.end());
+  }
+  for (const std::string& f : counters) add_counter_collection(p, f);
+  return p;
+}
+
+std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o) {
+  std::vector<const Dispatch*> chosen;
+  for (const Dispatch& d : p.dispatches)
+    if (o.kernel.empty() || d.kernel == o.kernel) chosen.push_back(&d);
+  if (chosen.empty())
+    throw FormatError("no dispatch" + (o.kernel.empty() ? std::string() : " of kernel '" + o.kernel + "'") +
+                      " in what was read");
+  std::vector<std::string> ids;
+  for (const Dispatch* d : chosen) {
+    ids.push_back(o.id_prefix + "-" + std::to_string(d->dispatch_id));
+    check_new_run(store, ids.back());  // every id checked before the first run is written
+  }
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Dispatch& d = *chosen[i];
+    RunInfo info;
+    info.id = ids[i];
+    info.kind = "hw";
+    info.backend = "rocprofv3";
+    info.kernel = d.kernel;
+    info.device = d.agent;
+    info.arch = o.arch;
+    info.time_unit = "ns";
+    info.problem_shape = !o.shape.empty() ? o.shape
+                                          : "grid=" + std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
+                                                std::to_string(d.grid[2]) + " block=" + std::to_string(d.workgroup[0]) +
+                                                "," + std::to_string(d.workgroup[1]) + "," + std::to_string(d.workgroup[2]);
+    nlohmann::ordered_json cfg = {{"source", d.source},
+                                  {"dispatch_id", d.dispatch_id},
+                                  {"correlation_id", d.correlation_id},
+                                  {"grid", d.grid},
+                                  {"workgroup", d.workgroup},
+                                  {"lds_bytes", d.lds_bytes},
+                                  {"scratch_bytes", d.scratch_bytes},
+                                  {"vgprs", d.vgprs},
+                                  {"agprs", d.agprs},
+                                  {"sgprs", d.sgprs}};
+    info.config_json = cfg.dump();
+    RunWriter w(store, info);
+    const double ns = static_cast<double>(d.end_ns - d.start_ns);
+    w.add_repetition({0, ns});
+    Summary s;
+    s.checked = false;  // the profiler checks nothing
+    s.median_ns = s.min_ns = s.p10_ns = s.p90_ns = ns;
+    w.set_summary(s);
+    for (const auto& [name, value] : d.counters) w.add_counter(name, value);
+    w.finish();
+  }
+  return ids;
+}
+
+}  // namespace tilelab::traces::rocprof

@@ -1,0 +1,68 @@
+// What rocprofv3 measured, read from the files it writes (formats:
+// ../shared/docs/hw-facts.md §2): the kernel trace and the counter
+// collection as CSV, or the rocpd SQLite database (schema version 3), into
+// one list of dispatches; and those dispatches as runs of the trace store.
+//
+// Counter values are kept as rocprofv3 reports them: summed over every
+// hardware instance (XCCs, SEs, CUs, channels), in the counter's own unit —
+// quad-cycles for SQ_WAVE_CYCLES and the other SQ_*_CYCLES marked so in
+// AMD's counter_defs.yaml.  The cycle model reports its counters under the
+// same names, summed over its CUs, in the same units, so the two sides
+// compare name by name.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "traces/rocprof/csv.hpp"
+
+namespace tilelab::traces::rocprof {
+
+struct Dispatch {
+  std::uint64_t dispatch_id = 0, correlation_id = 0;
+  std::string kernel, agent;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::array<std::uint64_t, 3> grid{0, 0, 0};       // work-items per dimension (total, when only that is known)
+  std::array<std::uint64_t, 3> workgroup{0, 0, 0};  // work-items per workgroup
+  long long lds_bytes = -1, scratch_bytes = -1, vgprs = -1, agprs = -1, sgprs = -1;  // -1: not reported
+  std::map<std::string, double> counters;
+  std::string source;  // the file it came from
+};
+
+struct Profile {
+  std::vector<Dispatch> dispatches;  // in file order
+  std::vector<std::string> files;    // what was read
+};
+
+// kernel_trace.csv (22 columns).
+Profile read_kernel_trace(const std::string& path);
+// counter_collection.csv (19 columns, one row per dispatch and counter):
+// the counters join the dispatch of the same Dispatch_Id; a dispatch the
+// kernel trace lacks is made from the row itself.
+void add_counter_collection(Profile& p, const std::string& path);
+// A rocpd database: rocpd_kernel_dispatch with rocpd_info_kernel_symbol, and
+// rocpd_pmc_event with rocpd_info_pmc summed per dispatch and counter.  Refuses
+// another schema version than 3 (rocpd_metadata's schema_version), naming it.
+Profile read_rocpd(const std::string& path);
+// A rocprofv3 output folder (every *kernel_trace.csv and
+// *counter_collection.csv under it, or else every *.db) or one such file.
+// FormatError when there is nothing rocprofv3 wrote.
+Profile read_profile(const std::string& path);
+
+struct ImportOptions {
+  std::string id_prefix = "rocprof";  // run ids: <prefix>-<dispatch id>
+  std::string kernel;                 // only dispatches of this kernel (exact name), when set
+  std::string arch;                   // gfx950, ... (rocprofv3's kernel trace does not say)
+  std::string shape;                  // problem_shape to record (default: grid and block)
+};
+
+// Adds one run per dispatch to the store (kind hw, backend rocprofv3, times
+// in ns: the dispatch's duration as its one repetition and its median).
+// Returns the run ids.  The store is written run by run; a failing run
+// leaves those before it (each is whole).
+std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o);
+
+}  // namespace tilelab::traces::rocprof
