@@ -23,6 +23,7 @@ packages=(
   libamdhip64-dev                  # hw/hip: HIP's header proves the runtime's signatures; its libamdhip64 (no GPU) gives the "no AMD GPU" test
   nlohmann-json3-dev               # JSON output of the CLI and the stored run configurations
   libsqlite3-dev                   # traces/rocprof: rocprofv3's rocpd database
+  libsimdjson-dev                  # traces/rocprof: rocprofv3's decoded thread trace (large JSON)
 )
 
 missing=()

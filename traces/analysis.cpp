@@ -146,7 +146,16 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
   o << std::left << std::setw(28) << key << std::right << std::setw(12) << "instr A" << std::setw(12) << "instr B"
     << std::setw(14) << "cycles A" << std::setw(14) << "cycles B" << std::setw(8) << "B/A" << std::setw(12)
     << "stall A" << std::setw(12) << "stall B" << std::setw(8) << "B/A" << "\n";
-  for (const auto& [k, ab] : c.rows) {
+  // Per pc, the instructions where the runs differ most come first.
+  std::vector<std::pair<std::string, std::pair<Totals, Totals>>> rows(c.rows.begin(), c.rows.end());
+  if (by == CompareBy::kPc) {
+    auto gap = [](const std::pair<Totals, Totals>& ab) {
+      auto d = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : b - a; };
+      return std::max(d(ab.first.cycles, ab.second.cycles), d(ab.first.stall, ab.second.stall));
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& l, const auto& r) { return gap(l.second) > gap(r.second); });
+  }
+  for (const auto& [k, ab] : rows) {
     const Totals &x = ab.first, &y = ab.second;
     o << std::left << std::setw(28) << k << std::right << std::setw(12) << x.instructions << std::setw(12)
       << y.instructions << std::setw(14) << x.cycles << std::setw(14) << y.cycles << std::setw(8)

@@ -201,7 +201,7 @@ TEST(RocprofImport, MalformedFilesAreRefusedAndTheStoreIsUntouched) {
   // A folder with nothing rocprofv3 wrote.
   fs::create_directories(t.path / "empty");
   EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(t.file("empty")); }),
-            t.file("empty") + ": no kernel trace, counter collection or rocpd database under it");
+            t.file("empty") + ": no kernel trace, counter collection, rocpd database or thread trace under it");
   EXPECT_FALSE(fs::exists(store));
 }
 
@@ -274,6 +274,106 @@ TEST(DerivedMetrics, PublishedFormulas) {
   EXPECT_DOUBLE_EQ(v.at("mfma_flops"), 5120);
   EXPECT_DOUBLE_EQ(v.at("mean_wave_cycles"), 250);
   EXPECT_TRUE(derived_metrics({{"SQ_INSTS", 1}}).empty());  // nothing without its counters
+}
+
+}  // namespace
+}  // namespace tilelab::traces
+
+namespace tilelab::traces {
+namespace {
+
+// The fixture's numbers, by hand: code at vaddr 4096, 4104, 4112 (pcs 0, 8,
+// 16); wave 0 on CU 5 SIMD 0 from cycle 1000 to 1100; its s_load issued at
+// 1000 + 8 after waiting 8 cycles.
+TEST(RocprofThreadTrace, ReadsTheDocumentedLayout) {
+  const rocprof::ThreadTrace t = rocprof::read_thread_trace(kData + "att/ui_output_agent_1_dispatch_10");
+  EXPECT_EQ(t.agent, 1u);
+  EXPECT_EQ(t.dispatch, 10u);
+  EXPECT_EQ(t.kernel, "gemm_bf16");
+  ASSERT_EQ(t.code.size(), 3u);
+  EXPECT_EQ(t.code[1].pc, 8u);
+  EXPECT_EQ(t.code[1].isa, "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]");
+  EXPECT_EQ(t.code[1].idle, 18);
+  ASSERT_EQ(t.waves.size(), 2u);
+  EXPECT_EQ(t.waves[0].cu, 5);
+  EXPECT_EQ(t.waves[1].simd, 1);
+  EXPECT_EQ(t.waves[0].instructions[0].stall, 8);
+  EXPECT_EQ(t.waves[1].instructions[1].pc, 8u);
+  EXPECT_EQ(t.waves[1].instructions[1].category, 6);
+}
+
+// Joined to dispatch 10 of the rocpd fixture, stored, read back as events;
+// then compared per pc with a copy whose MFMA waited 20 cycles longer in
+// each wave: the MFMA's pc differs by exactly 2 x 20 stall cycles and
+// nothing else, and is listed first.
+TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
+  TempDir t;
+  build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));
+  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
+  const std::string store = t.file("s.h5");
+  rocprof::ImportOptions o;
+  o.kernel = "gemm_bf16";
+  rocprof::import_profile(rocprof::read_profile(t.path.string()), store, o);
+  {
+    const Reader r(store);
+    const RunView v = r.run("rocprof-10");
+    EXPECT_EQ(v.info.time_unit, "cycles");
+    EXPECT_EQ(v.waves, 2u);
+    EXPECT_EQ(v.events, 6u);
+    const auto e = r.wave_events("rocprof-10", 0);
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_EQ(e[0].issue, 8);  // 1000 + 8 stall, from the first wave's begin
+    EXPECT_EQ(e[0].complete, 12);
+    EXPECT_EQ(r.opcode_names("rocprof-10")[e[1].opcode], "v_mfma_f32_16x16x32_bf16");
+    EXPECT_EQ(r.class_names("rocprof-10")[e[1].cls], "VALU/MFMA");
+  }
+  // The slower copy, imported as dispatch 10 under another prefix.
+  const std::string slow = t.file("slow/ui_output_agent_1_dispatch_10");
+  fs::create_directories(slow);
+  fs::copy(kData + "att/ui_output_agent_1_dispatch_10", slow, fs::copy_options::recursive);
+  for (const char* wave : {"/se0_sm0_sl0_wv0.json", "/se0_sm1_sl0_wv0.json"}) {
+    std::string text = slurp(slow + wave);
+    // The MFMA row [time, 6, stall, duration, 2]: 20 more cycles of stall,
+    // and so of duration (on gfx9 duration = stall + issue).
+    const std::size_t at = text.find(", 6, ") + 5;
+    const std::size_t comma = text.find(',', at), end = text.find(',', comma + 1);
+    const int stall = std::stoi(text.substr(at, comma - at)), duration = std::stoi(text.substr(comma + 2, end - comma - 2));
+    text.replace(at, end - at, std::to_string(stall + 20) + ", " + std::to_string(duration + 20));
+    std::ofstream(slow + wave, std::ios::trunc) << text;
+  }
+  rocprof::ImportOptions slow_options;
+  slow_options.id_prefix = "slow";
+  rocprof::import_profile(rocprof::read_profile(slow), store, slow_options);
+  const Reader r(store);
+  const Comparison c = compare(r, "rocprof-10", "slow-10", CompareBy::kPc, true);
+  ASSERT_EQ(c.rows.size(), 3u);
+  for (const auto& [pc, ab] : c.rows) {
+    EXPECT_EQ(ab.first.instructions, ab.second.instructions) << pc;
+    EXPECT_EQ(ab.first.cycles, ab.second.cycles) << pc;
+    EXPECT_EQ(ab.second.stall - ab.first.stall, pc.rfind("0x000008 ", 0) == 0 ? 40 : 0) << pc;
+  }
+  std::ostringstream table;
+  print_table(c, CompareBy::kPc, table);
+  const std::string s = table.str();
+  ASSERT_NE(s.find("\n0x000000 "), std::string::npos) << s;
+  EXPECT_LT(s.find("\n0x000008 "), s.find("\n0x000000 ")) << s;  // the pc that differs most comes first
+}
+
+TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {
+  TempDir t;
+  const std::string dir = t.file("ui_output_agent_1_dispatch_10");
+  fs::copy(kData + "att/ui_output_agent_1_dispatch_10", dir, fs::copy_options::recursive);
+  fs::remove(dir + "/se0_sm1_sl0_wv0.json");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
+            dir + "/se0_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing");
+  fs::copy(kData + "att/ui_output_agent_1_dispatch_10/se0_sm1_sl0_wv0.json", dir + "/se0_sm1_sl0_wv0.json");
+  std::string code = slurp(dir + "/code.json");
+  code.replace(code.find("\"s_endpgm\", 0, 3"), 16, "\"s_endpgm\", 0, 9");
+  std::ofstream(dir + "/code.json", std::ios::trunc) << code;
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
+            dir + "/se0_sm0_sl0_wv0.json: an instruction names code line 3, which " + dir + "/code.json does not have");
+  std::ofstream(dir + "/code.json", std::ios::trunc) << "{\"code\": [[\"; k\", 0, 0";
+  EXPECT_NE(expect_format_error([&] { rocprof::read_thread_trace(dir); }).find(dir + "/code.json: "), std::string::npos);
 }
 
 }  // namespace

@@ -73,6 +73,48 @@ std::string text(sqlite3_stmt* st, int col) {
   return s ? reinterpret_cast<const char*>(s) : "";
 }
 
+// The thread trace as waves and events: times from the first wave's begin,
+// opcodes by mnemonic, classes by ATT category; stall reason "stall" where
+// the instruction waited (ATT does not say why).
+void add_trace(RunWriter& w, const ThreadTrace& t) {
+  std::int64_t t0 = t.waves.empty() ? 0 : t.waves[0].begin;
+  for (const TraceWave& x : t.waves) t0 = std::min(t0, x.begin);
+  std::vector<std::string> opcodes;
+  std::map<std::uint64_t, std::uint16_t> opcode_of_pc;
+  for (const TraceCode& c : t.code) {
+    const std::string mnemonic = c.isa.substr(0, c.isa.find(' '));
+    auto at = std::find(opcodes.begin(), opcodes.end(), mnemonic);
+    if (at == opcodes.end()) at = opcodes.insert(opcodes.end(), mnemonic);
+    opcode_of_pc[c.pc] = static_cast<std::uint16_t>(at - opcodes.begin());
+  }
+  w.set_opcode_names(opcodes);
+  w.set_class_names(trace_category_names());
+  w.set_stall_reason_names({"none", "stall"});
+  for (std::size_t i = 0; i < t.waves.size(); ++i) {
+    const TraceWave& x = t.waves[i];
+    WaveRecord r{};
+    r.wave = static_cast<std::uint32_t>(i);
+    r.cu = static_cast<std::uint16_t>(x.cu);
+    r.simd = static_cast<std::uint8_t>(x.simd);
+    r.slot = static_cast<std::uint8_t>(x.slot);
+    r.start = x.begin - t0;
+    r.end = x.end - t0;
+    w.add_wave(r);
+    for (const TraceInstruction& in : x.instructions) {
+      EventRecord e{};
+      e.wave = static_cast<std::uint32_t>(i);
+      e.pc = static_cast<std::uint32_t>(in.pc);
+      e.opcode = opcode_of_pc[in.pc];
+      e.cls = static_cast<std::uint8_t>(in.category);
+      e.stall_reason = in.stall > 0 ? 1 : 0;
+      e.stall = static_cast<std::uint32_t>(in.stall);
+      e.issue = in.time + in.stall - t0;
+      e.complete = in.time + in.duration - t0;
+      w.add_event(e);
+    }
+  }
+}
+
 }  // namespace
 
 Profile read_kernel_trace(const std::string& path) {
@@ -195,9 +237,38 @@ Profile read_rocpd(const std::string& path) {
   return p;
 }
 
+namespace {
+// Joins each thread trace under `root` to its dispatch (by dispatch id), or
+// adds the dispatch when the profile lacks it.
+void add_thread_traces(Profile& p, const std::vector<std::string>& folders) {
+  for (const std::string& f : folders) {
+    auto t = std::make_shared<const ThreadTrace>(read_thread_trace(f));
+    p.files.push_back(f);
+    auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(),
+                           [&](const Dispatch& d) { return d.dispatch_id == t->dispatch; });
+    if (it == p.dispatches.end()) {
+      Dispatch d;
+      d.dispatch_id = t->dispatch;
+      d.kernel = t->kernel;
+      d.agent = "Agent " + std::to_string(t->agent);
+      d.source = f;
+      d.timed = false;
+      p.dispatches.push_back(std::move(d));
+      it = p.dispatches.end() - 1;
+    }
+    it->trace = t;
+  }
+}
+}  // namespace
+
 Profile read_profile(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw FormatError(path + ": no such file or folder");
+  if (fs::is_directory(path, ec) && fs::path(path).filename().string().rfind("ui_output_agent_", 0) == 0) {
+    Profile p;
+    add_thread_traces(p, {path});
+    return p;
+  }
   if (!fs::is_directory(path, ec)) {
     if (ends_with(path, ".db")) return read_rocpd(path);
     if (ends_with(path, "counter_collection.csv")) {
@@ -220,13 +291,16 @@ Profile read_profile(const std::string& path) {
   std::sort(counters.begin(), counters.end());
   std::sort(dbs.begin(), dbs.end());
   Profile p;
+  const std::vector<std::string> thread_traces = find_thread_traces(path);
   if (traces.empty() && counters.empty()) {
-    if (dbs.empty()) throw FormatError(path + ": no kernel trace, counter collection or rocpd database under it");
+    if (dbs.empty() && thread_traces.empty())
+      throw FormatError(path + ": no kernel trace, counter collection, rocpd database or thread trace under it");
     for (const std::string& f : dbs) {
       Profile one = read_rocpd(f);
       p.files.push_back(f);
       p.dispatches.insert(p.dispatches.end(), one.dispatches.begin(), one.dispatches.end());
     }
+    add_thread_traces(p, thread_traces);
     return p;
   }
   for (const std::string& f : traces) {
@@ -235,6 +309,7 @@ Profile read_profile(const std::string& path) {
     p.dispatches.insert(p.dispatches.end(), one.dispatches.begin(), one.dispatches.end());
   }
   for (const std::string& f : counters) add_counter_collection(p, f);
+  add_thread_traces(p, thread_traces);
   return p;
 }
 
@@ -259,7 +334,7 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
     info.kernel = d.kernel;
     info.device = d.agent;
     info.arch = o.arch;
-    info.time_unit = "ns";
+    info.time_unit = d.trace ? "cycles" : "ns";  // the unit of waves and events
     info.problem_shape = !o.shape.empty() ? o.shape
                                           : "grid=" + std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
                                                 std::to_string(d.grid[2]) + " block=" + std::to_string(d.workgroup[0]) +
@@ -276,13 +351,16 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
                                   {"sgprs", d.sgprs}};
     info.config_json = cfg.dump();
     RunWriter w(store, info);
-    const double ns = static_cast<double>(d.end_ns - d.start_ns);
-    w.add_repetition({0, ns});
-    Summary s;
-    s.checked = false;  // the profiler checks nothing
-    s.median_ns = s.min_ns = s.p10_ns = s.p90_ns = ns;
-    w.set_summary(s);
+    if (d.timed) {
+      const double ns = static_cast<double>(d.end_ns - d.start_ns);
+      w.add_repetition({0, ns});
+      Summary s;
+      s.checked = false;  // the profiler checks nothing
+      s.median_ns = s.min_ns = s.p10_ns = s.p90_ns = ns;
+      w.set_summary(s);
+    }
     for (const auto& [name, value] : d.counters) w.add_counter(name, value);
+    if (d.trace) add_trace(w, *d.trace);
     w.finish();
   }
   return ids;

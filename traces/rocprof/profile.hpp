@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "traces/rocprof/csv.hpp"
+#include "traces/rocprof/thread_trace.hpp"
 
 namespace tilelab::traces::rocprof {
 
@@ -30,6 +33,8 @@ struct Dispatch {
   long long lds_bytes = -1, scratch_bytes = -1, vgprs = -1, agprs = -1, sgprs = -1;  // -1: not reported
   std::map<std::string, double> counters;
   std::string source;  // the file it came from
+  bool timed = true;   // false: known only from a thread trace (no start and end in ns)
+  std::shared_ptr<const ThreadTrace> trace;  // its decoded thread trace, when one was recorded
 };
 
 struct Profile {
@@ -48,8 +53,10 @@ void add_counter_collection(Profile& p, const std::string& path);
 // another schema version than 3 (rocpd_metadata's schema_version), naming it.
 Profile read_rocpd(const std::string& path);
 // A rocprofv3 output folder (every *kernel_trace.csv and
-// *counter_collection.csv under it, or else every *.db) or one such file.
-// FormatError when there is nothing rocprofv3 wrote.
+// *counter_collection.csv under it, or else every *.db; and every decoded
+// thread trace, ui_output_agent_<A>_dispatch_<D>/, joined to dispatch D) or
+// one such file or thread-trace folder.  FormatError when there is nothing
+// rocprofv3 wrote.
 Profile read_profile(const std::string& path);
 
 struct ImportOptions {
@@ -59,8 +66,10 @@ struct ImportOptions {
   std::string shape;                  // problem_shape to record (default: grid and block)
 };
 
-// Adds one run per dispatch to the store (kind hw, backend rocprofv3, times
-// in ns: the dispatch's duration as its one repetition and its median).
+// Adds one run per dispatch to the store (kind hw, backend rocprofv3: the
+// dispatch's duration in ns as its one repetition and its median; with a
+// thread trace, its waves and their instructions as the `waves` and `events`
+// tables in shader-clock cycles, time_unit cycles).
 // Returns the run ids.  The store is written run by run; a failing run
 // leaves those before it (each is whole).
 std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o);

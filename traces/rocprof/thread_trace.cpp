@@ -1,0 +1,140 @@
+#include "traces/rocprof/thread_trace.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+namespace tilelab::traces::rocprof {
+
+namespace {
+
+namespace fs = std::filesystem;
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// Runs f on the parsed file, turning simdjson's errors into one line naming the file.
+template <class F>
+void with_json(const std::string& path, F f) {
+  if (!fs::exists(path)) throw FormatError(path + ": missing");
+  simdjson::dom::parser parser;
+  try {
+    f(parser.load(path).value());
+  } catch (const simdjson::simdjson_error& e) {
+    throw FormatError(path + ": " + e.what());
+  }
+}
+
+std::int64_t int_of(element e) {
+  if (e.is_int64()) return e.get_int64().value();
+  if (e.is_uint64()) return static_cast<std::int64_t>(e.get_uint64().value());
+  return static_cast<std::int64_t>(e.get_double().value());
+}
+
+}  // namespace
+
+const std::vector<std::string>& trace_category_names() {
+  static const std::vector<std::string> names = {"other", "SMEM", "SALU", "VMEM", "FLAT", "LDS", "VALU/MFMA",
+                                                 "JUMP",  "NEXT", "IMMED", "",    "MSG"};
+  return names;
+}
+
+ThreadTrace read_thread_trace(const std::string& folder) {
+  ThreadTrace t;
+  t.folder = folder;
+  static const std::regex name(R"(ui_output_agent_(\d+)_dispatch_(\d+))");
+  std::smatch m;
+  const std::string base = fs::path(folder).filename().string();
+  if (!std::regex_match(base, m, name))
+    throw FormatError(folder + ": not a decoded thread trace (expected ui_output_agent_<A>_dispatch_<D>)");
+  t.agent = std::stoull(m[1]);
+  t.dispatch = std::stoull(m[2]);
+
+  // code.json: [ISA, 0, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle]; "; name" rows name the kernel.
+  const std::string code_path = (fs::path(folder) / "code.json").string();
+  std::map<std::int64_t, std::size_t> by_line;
+  std::uint64_t first_vaddr = 0;
+  bool have_first = false;
+  with_json(code_path, [&](element doc) {
+    for (element row : array(doc["code"])) {
+      array r = row;
+      const std::string isa(std::string_view(r.at(0)));
+      if (isa.rfind("; ", 0) == 0) {
+        if (t.kernel.empty()) t.kernel = isa.substr(2);
+        continue;
+      }
+      const auto vaddr = static_cast<std::uint64_t>(int_of(r.at(5)));
+      if (!have_first) first_vaddr = vaddr, have_first = true;
+      if (vaddr < first_vaddr) throw FormatError(code_path + ": vaddr " + std::to_string(vaddr) + " before the kernel's first");
+      TraceCode c;
+      c.isa = isa;
+      c.pc = vaddr - first_vaddr;
+      c.hits = static_cast<std::uint64_t>(int_of(r.at(6)));
+      c.latency = int_of(r.at(7));
+      c.stall = int_of(r.at(8));
+      c.idle = int_of(r.at(9));
+      by_line[int_of(r.at(2))] = t.code.size();
+      t.code.push_back(std::move(c));
+    }
+  });
+
+  // filenames.json: wave_filenames{se:{simd:{slot:{n:[file, begin, end]}}}}.
+  std::vector<std::string> wave_files;
+  const std::string names_path = (fs::path(folder) / "filenames.json").string();
+  with_json(names_path, [&](element doc) {
+    for (auto se : object(doc["wave_filenames"]))
+      for (auto simd : object(se.value))
+        for (auto slot : object(simd.value))
+          for (auto n : object(slot.value)) wave_files.emplace_back(std::string_view(array(n.value).at(0)));
+  });
+  std::sort(wave_files.begin(), wave_files.end());
+
+  for (const std::string& file : wave_files) {
+    const std::string path = (fs::path(folder) / fs::path(file).filename()).string();
+    if (!fs::exists(path)) throw FormatError(path + ": listed in " + names_path + " but missing");
+    with_json(path, [&](element doc) {
+      object w = doc["wave"];
+      TraceWave wave;
+      wave.cu = static_cast<int>(int_of(w["cu"]));
+      wave.simd = static_cast<int>(int_of(w["simd"]));
+      wave.slot = static_cast<int>(int_of(w["slot"]));
+      wave.begin = int_of(w["begin"]);
+      wave.end = int_of(w["end"]);
+      static const std::regex se_of(R"(se(\d+)_)");
+      std::smatch s;
+      if (std::regex_search(file, s, se_of)) wave.se = std::stoi(s[1]);
+      for (element i : array(w["instructions"])) {
+        array r = i;
+        TraceInstruction x;
+        x.time = int_of(r.at(0));
+        x.category = static_cast<int>(int_of(r.at(1)));
+        x.stall = int_of(r.at(2));
+        x.duration = int_of(r.at(3));
+        const std::int64_t line = int_of(r.at(4));
+        const auto it = by_line.find(line);
+        if (it == by_line.end())
+          throw FormatError(path + ": an instruction names code line " + std::to_string(line) + ", which " + code_path +
+                            " does not have");
+        x.pc = t.code[it->second].pc;
+        wave.instructions.push_back(x);
+      }
+      t.waves.push_back(std::move(wave));
+    });
+  }
+  return t;
+}
+
+std::vector<std::string> find_thread_traces(const std::string& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(root, ec))
+    if (e.is_directory() && e.path().filename().string().rfind("ui_output_agent_", 0) == 0) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tilelab::traces::rocprof
