@@ -1,5 +1,6 @@
 #include "traces/analysis.hpp"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -198,25 +199,18 @@ void print_json(const Comparison& c, std::ostream& o) {
   o << j.dump() << "\n";
 }
 
-PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& o, std::uint64_t max_slices) {
-  RunView v = r.run(run);
+namespace {
+// One run's waves and instructions, its CUs as processes pid_base + CU named
+// "<label>CU n".  Appends to `o` through emit.
+void export_run(const Reader& r, const std::string& run, std::uint64_t group, std::uint64_t pid_base,
+                const std::string& label, const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
   std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
-  PerfettoStats st;
-  st.events = v.events;
-  st.group = std::max<std::uint64_t>(1, (v.events + max_slices - 1) / std::max<std::uint64_t>(max_slices, 1));
-  o << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":\"" << json_escape(run) << "\",\"time_unit\":\""
-    << json_escape(v.info.time_unit) << "\",\"instructions_per_slice\":" << st.group << "},\"traceEvents\":[\n";
-  bool first = true;
-  auto emit = [&](const std::string& e) {
-    o << (first ? "" : ",\n") << e;
-    first = false;
-  };
   std::vector<WaveRecord> waves = r.waves(run);
   std::map<std::uint32_t, WaveRecord> by_wave;
   for (const WaveRecord& w : waves) {
     by_wave[w.wave] = w;
     std::ostringstream m;
-    m << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << w.cu << ",\"tid\":" << w.wave
+    m << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_base + w.cu << ",\"tid\":" << w.wave
       << ",\"args\":{\"name\":\"SIMD " << int(w.simd) << " slot " << int(w.slot) << " wave " << w.wave << "\"}}";
     emit(m.str());
   }
@@ -224,8 +218,8 @@ PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostr
   for (const WaveRecord& w : waves) cus[w.cu] = true;
   for (const auto& [cu, unused] : cus) {
     (void)unused;
-    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(cu) + ",\"args\":{\"name\":\"CU " +
-         std::to_string(cu) + "\"}}");
+    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid_base + cu) +
+         ",\"args\":{\"name\":\"" + json_escape(label) + "CU " + std::to_string(cu) + "\"}}");
   }
   // Slices, wave by wave (so grouping merges one wave's consecutive instructions).
   // On a wave's track the slices never overlap: an instruction's slice ends
@@ -235,8 +229,8 @@ PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostr
   std::uint64_t async_id = 0;
   for (const auto& [wave, w] : by_wave) {
     std::vector<EventRecord> ev = r.wave_events(run, wave);
-    for (std::size_t i = 0; i < ev.size(); i += st.group) {
-      std::size_t end = std::min(ev.size(), i + st.group);
+    for (std::size_t i = 0; i < ev.size(); i += group) {
+      std::size_t end = std::min(ev.size(), i + group);
       std::int64_t begin = ev[i].issue, finish = ev[i].complete;
       std::uint64_t stall = 0;
       for (std::size_t k = i; k < end; ++k) {
@@ -245,37 +239,69 @@ PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostr
       }
       if (end < ev.size()) {
         const std::int64_t next_attempt = ev[end].issue - static_cast<std::int64_t>(ev[end].stall);
-        if (st.group == 1 && finish > next_attempt && next_attempt >= begin) {
+        if (group == 1 && finish > next_attempt && next_attempt >= begin) {
           std::ostringstream a;
           a << "{\"ph\":\"b\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
-            << "\",\"id\":" << async_id << ",\"pid\":" << w.cu << ",\"tid\":" << wave << ",\"ts\":" << begin << "},\n"
+            << "\",\"id\":" << async_id << ",\"pid\":" << pid_base + w.cu << ",\"tid\":" << wave << ",\"ts\":" << begin << "},\n"
             << "{\"ph\":\"e\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
-            << "\",\"id\":" << async_id << ",\"pid\":" << w.cu << ",\"tid\":" << wave << ",\"ts\":" << finish << "}";
+            << "\",\"id\":" << async_id << ",\"pid\":" << pid_base + w.cu << ",\"tid\":" << wave << ",\"ts\":" << finish << "}";
           emit(a.str());
           ++async_id;
         }
         if (next_attempt >= begin) finish = std::min(finish, next_attempt);
       }
-      if (ev[i].stall > 0 && st.group == 1) {
+      if (ev[i].stall > 0 && group == 1) {
         std::ostringstream s;
         s << "{\"ph\":\"X\",\"cat\":\"stall\",\"name\":\"stall: "
-          << json_escape(name_or(reasons, ev[i].stall_reason, "reason ")) << "\",\"pid\":" << w.cu
+          << json_escape(name_or(reasons, ev[i].stall_reason, "reason ")) << "\",\"pid\":" << pid_base + w.cu
           << ",\"tid\":" << wave << ",\"ts\":" << begin - static_cast<std::int64_t>(ev[i].stall)
           << ",\"dur\":" << ev[i].stall << "}";
         emit(s.str());
         ++st.slices;
       }
       std::ostringstream s;
-      std::string name = st.group == 1 ? name_or(opcodes, ev[i].opcode, "op ") : std::to_string(end - i) + " instructions";
-      s << "{\"ph\":\"X\",\"cat\":\"instruction\",\"name\":\"" << json_escape(name) << "\",\"pid\":" << w.cu
+      std::string name = group == 1 ? name_or(opcodes, ev[i].opcode, "op ") : std::to_string(end - i) + " instructions";
+      s << "{\"ph\":\"X\",\"cat\":\"instruction\",\"name\":\"" << json_escape(name) << "\",\"pid\":" << pid_base + w.cu
         << ",\"tid\":" << wave << ",\"ts\":" << begin << ",\"dur\":" << std::max<std::int64_t>(finish - begin, 0)
         << ",\"args\":{\"pc\":" << ev[i].pc << ",\"stall\":" << stall << "}}";
       emit(s.str());
       ++st.slices;
     }
   }
+}
+}  // namespace
+
+PerfettoStats export_perfetto(const Reader& r, const std::vector<std::string>& runs, std::ostream& o,
+                              std::uint64_t max_slices) {
+  PerfettoStats st;
+  std::vector<std::uint64_t> groups;
+  std::string names, units;
+  const std::uint64_t budget = std::max<std::uint64_t>(max_slices / std::max<std::size_t>(runs.size(), 1), 1);
+  for (const std::string& run : runs) {
+    const RunView v = r.run(run);
+    st.events += v.events;
+    groups.push_back(std::max<std::uint64_t>(1, (v.events + budget - 1) / budget));
+    st.group = std::max(st.group, groups.back());
+    names += (names.empty() ? "" : ", ") + run;
+    units += (units.empty() ? "" : ", ") + v.info.time_unit;
+  }
+  o << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":\"" << json_escape(names) << "\",\"time_unit\":\""
+    << json_escape(units) << "\",\"instructions_per_slice\":" << st.group << "},\"traceEvents\":[\n";
+  bool first = true;
+  auto emit = [&](const std::string& e) {
+    o << (first ? "" : ",\n") << e;
+    first = false;
+  };
+  // Several runs side by side: run i's CUs are processes i x 100000 + CU,
+  // named "<run>: CU n", so Perfetto shows them as parallel groups of tracks.
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    export_run(r, runs[i], groups[i], 100000 * i, runs.size() > 1 ? runs[i] + ": " : "", emit, st);
   o << "\n]}\n";
   return st;
+}
+
+PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& o, std::uint64_t max_slices) {
+  return export_perfetto(r, std::vector<std::string>{run}, o, max_slices);
 }
 
 }  // namespace tilelab::traces

@@ -60,5 +60,11 @@ struct PerfettoStats {
 // instructions of a wave grouped into one slice, so the JSON stays loadable.
 PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& out,
                               std::uint64_t max_slices = 2'000'000);
+// Several runs in one file (an imported hardware run beside a simulated one):
+// each run's CUs are their own processes, named "<run>: CU n", so Perfetto
+// draws the runs' waves on parallel groups of tracks; the slice budget is
+// shared evenly.
+PerfettoStats export_perfetto(const Reader& r, const std::vector<std::string>& runs, std::ostream& out,
+                              std::uint64_t max_slices = 2'000'000);
 
 }  // namespace tilelab::traces

@@ -118,13 +118,16 @@ int run_compare(const std::vector<std::string>& args) {
 
 int run_export(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab export FILE RUN --perfetto OUT.json [--max-slices N]\n\n"
+      "usage: tilelab export FILE RUN [RUN ...] --perfetto OUT.json [--max-slices N]\n\n"
       "Chrome trace-event JSON for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
       "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
       "stall.  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
       "a wave are grouped into one slice (the count is in otherData), which keeps the\n"
       "JSON loadable.  Timestamps are the run's own unit (cycles or ns, in otherData)\n"
       "written where the format expects microseconds: read the time axis in that unit.\n"
+      "Several runs (an imported rocprofv3 thread trace beside a cycle-model run of the\n"
+      "same kernel) go into one file as parallel groups of tracks, each CU named\n"
+      "\"<run>: CU n\"; the slice budget is shared between them.\n"
       "The file is written whole or not at all.\n";
   po::options_description opts;
   opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")(
@@ -140,7 +143,7 @@ int run_export(const std::vector<std::string>& args) {
     return kOk;
   }
   std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (p.size() != 2 || !vm.count("perfetto")) return usage_error("export", "expected FILE RUN --perfetto OUT.json");
+  if (p.size() < 2 || !vm.count("perfetto")) return usage_error("export", "expected FILE RUN [RUN ...] --perfetto OUT.json");
   std::string out = vm["perfetto"].as<std::string>(), tmp = out + ".tmp";
   try {
     traces::Reader r(p[0]);
@@ -148,7 +151,8 @@ int run_export(const std::vector<std::string>& args) {
     {
       std::ofstream f(tmp);
       if (!f) return store_error(std::runtime_error("cannot write '" + out + "'"));
-      st = traces::export_perfetto(r, p[1], f, vm["max-slices"].as<unsigned long long>());
+      st = traces::export_perfetto(r, std::vector<std::string>(p.begin() + 1, p.end()), f,
+                                   vm["max-slices"].as<unsigned long long>());
       if (!f.flush()) throw std::runtime_error("cannot write '" + out + "'");
     }
     std::filesystem::rename(tmp, out);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Drives `tilelab import rocprof` as a user does: the real rocprofv3 files
+# (tests/data/rocprof), a rocpd database built from the fixture, a decoded
+# thread trace, malformed files refused with one line and the store untouched.
+# usage: import_cli_test.sh TILELAB
+set -u
+tilelab=$1
+data="$(dirname "$0")/../data/rocprof"
+source "$(dirname "$0")/cli_checks.sh"
+
+run import rocprof "$data/kernel_trace.csv" --out "$tmp/s.h5" --arch gfx90a
+check "kernel trace exit" 0 "$rc"
+contains "kernel trace runs" "imported 9 dispatch(es) from 1 file(s)" "$out"
+run runs show "$tmp/s.h5" rocprof-1
+contains "imported duration" "median 12800 ns" "$out"
+contains "imported not checked" "not checked" "$out"
+contains "imported provenance" "arch gfx90a, device Agent 4, backend rocprofv3" "$out"
+run import rocprof "$data/kernel_trace.csv" --out "$tmp/s.h5"
+check "second import exit" 1 "$rc"
+contains "second import refused" "already has a run 'rocprof-1'" "$err"
+
+/usr/bin/python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.commit()" \
+  "$tmp/results.db" "$data/rocpd_v3.sql"
+cp -r "$data/att" "$tmp/att"
+run import rocprof "$tmp" --out "$tmp/p.h5" --kernel gemm_bf16 --shape M=256,N=128,K=128
+check "rocpd and thread trace exit" 0 "$rc"
+contains "rocpd and thread trace runs" "imported 2 dispatch(es) from 2 file(s)" "$out"
+run compare "$tmp/p.h5" rocprof-10 rocprof-11
+contains "compare derived" "derived lds_bank_conflict_rate: A 0.142857, B 0, B/A 0.00" "$err$out"
+run export "$tmp/p.h5" rocprof-10 rocprof-11 --perfetto "$tmp/both.json"
+check "export two runs exit" 0 "$rc"
+check "export two runs tracks (11 has no thread trace)" "rocprof-10: CU 5" "$(/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("|".join(sorted(e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "process_name")))' "$tmp/both.json")"
+
+# Malformed: one line naming file and line, exit 2, the store untouched.
+head -c 700 "$data/kernel_trace.csv" > "$tmp/cut_kernel_trace.csv"
+run import rocprof "$tmp/cut_kernel_trace.csv" --out "$tmp/bad.h5"
+check "truncated exit" 2 "$rc"
+check "truncated message" "error: $tmp/cut_kernel_trace.csv:4: a quoted field is not closed before the end of the file" "$err"
+check "truncated store untouched" "no" "$([ -e "$tmp/bad.h5" ] && echo yes || echo no)"
+run import rocprof "$tmp/nothing" --out "$tmp/bad.h5"
+check "missing exit" 2 "$rc"
+run import perf "$data" --out "$tmp/bad.h5"
+check "unknown importer exit" 2 "$rc"
+run import rocprof "$data/kernel_trace.csv"
+check "no --out exit" 2 "$rc"
+finish import
