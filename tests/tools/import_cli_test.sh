@@ -34,6 +34,19 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print("|".join(sorted(e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "process_name")))' "$tmp/both.json")"
 
+# Round trip: the real files imported, written back, imported again: the same store.
+mkdir -p "$tmp/real"
+cp "$data/kernel_trace.csv" "$data/counter_collection.csv" "$tmp/real/"
+run import rocprof "$tmp/real" --out "$tmp/first.h5"
+check "round trip first import" 0 "$rc"
+run export "$tmp/first.h5" $("$tilelab" runs list "$tmp/first.h5" | awk '{print $1}') --rocprof "$tmp/back"
+check "round trip export" 0 "$rc"
+run import rocprof "$tmp/back" --out "$tmp/second.h5"
+check "round trip second import" 0 "$rc"
+check "round trip same store" "same" "$(/usr/bin/python3 "$(dirname "$0")/same_store.py" "$tmp/first.h5" "$tmp/second.h5")"
+run export "$tmp/p.h5" rocprof-10 --rocprof "$tmp/x" --perfetto "$tmp/x.json"
+check "export one format at a time" 2 "$rc"
+
 # Malformed: one line naming file and line, exit 2, the store untouched.
 head -c 700 "$data/kernel_trace.csv" > "$tmp/cut_kernel_trace.csv"
 run import rocprof "$tmp/cut_kernel_trace.csv" --out "$tmp/bad.h5"

@@ -6,6 +6,7 @@
 
 #include "tools/cli/cli_util.hpp"
 #include "traces/analysis.hpp"
+#include "traces/rocprof/profile.hpp"
 
 namespace tilelab::cli {
 
@@ -118,7 +119,8 @@ int run_compare(const std::vector<std::string>& args) {
 
 int run_export(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab export FILE RUN [RUN ...] --perfetto OUT.json [--max-slices N]\n\n"
+      "usage: tilelab export FILE RUN [RUN ...] --perfetto OUT.json [--max-slices N]\n"
+      "       tilelab export FILE RUN [RUN ...] --rocprof DIR\n\n"
       "Chrome trace-event JSON for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
       "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
       "stall.  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
@@ -128,9 +130,14 @@ int run_export(const std::vector<std::string>& args) {
       "Several runs (an imported rocprofv3 thread trace beside a cycle-model run of the\n"
       "same kernel) go into one file as parallel groups of tracks, each CU named\n"
       "\"<run>: CU n\"; the slice budget is shared between them.\n"
-      "The file is written whole or not at all.\n";
+      "The file is written whole or not at all.\n\n"
+      "--rocprof DIR writes runs imported with `tilelab import rocprof` back as\n"
+      "rocprofv3 writes them (DIR/kernel_trace.csv and DIR/counter_collection.csv,\n"
+      "named after the first run's source file); importing DIR gives the same runs.\n"
+      "What the store does not keep is written as 0 (queue, stream, thread and kernel\n"
+      "ids; timestamps: each dispatch starts at 0 and lasts its duration).\n";
   po::options_description opts;
-  opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")(
+  opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")("rocprof", po::value<std::string>(), "")(
       "max-slices", po::value<unsigned long long>()->default_value(2000000), "")(
       "pos", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
@@ -143,7 +150,19 @@ int run_export(const std::vector<std::string>& args) {
     return kOk;
   }
   std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (p.size() < 2 || !vm.count("perfetto")) return usage_error("export", "expected FILE RUN [RUN ...] --perfetto OUT.json");
+  if (p.size() < 2 || vm.count("perfetto") + vm.count("rocprof") != 1)
+    return usage_error("export", "expected FILE RUN [RUN ...] and one of --perfetto OUT.json, --rocprof DIR");
+  if (vm.count("rocprof")) {
+    try {
+      const traces::Reader r(p[0]);
+      for (const std::string& f :
+           traces::rocprof::export_runs(r, std::vector<std::string>(p.begin() + 1, p.end()), vm["rocprof"].as<std::string>()))
+        std::cout << "wrote " << f << "\n";
+      return kOk;
+    } catch (const std::exception& e) {
+      return store_error(e);
+    }
+  }
   std::string out = vm["perfetto"].as<std::string>(), tmp = out + ".tmp";
   try {
     traces::Reader r(p[0]);

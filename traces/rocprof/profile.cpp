@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -339,7 +341,7 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
                                           : "grid=" + std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
                                                 std::to_string(d.grid[2]) + " block=" + std::to_string(d.workgroup[0]) +
                                                 "," + std::to_string(d.workgroup[1]) + "," + std::to_string(d.workgroup[2]);
-    nlohmann::ordered_json cfg = {{"source", d.source},
+    nlohmann::ordered_json cfg = {{"source", fs::path(d.source).filename().string()},
                                   {"dispatch_id", d.dispatch_id},
                                   {"correlation_id", d.correlation_id},
                                   {"grid", d.grid},
@@ -364,6 +366,75 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
     w.finish();
   }
   return ids;
+}
+
+namespace {
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+std::string number(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+}  // namespace
+
+std::vector<std::string> export_runs(const Reader& r, const std::vector<std::string>& ids, const std::string& folder) {
+  struct Row {
+    nlohmann::json cfg;
+    RunView v;
+    std::map<std::string, double> counters;
+  };
+  std::vector<Row> rows;
+  for (const std::string& id : ids) {
+    Row row{{}, r.run(id), r.counters(id)};
+    if (row.v.info.backend != "rocprofv3")
+      throw FormatError("run '" + id + "' was not imported from rocprofv3 (backend " + row.v.info.backend + ")");
+    if (!row.v.summary) throw FormatError("run '" + id + "' has no duration (a thread trace alone): nothing to export");
+    row.cfg = nlohmann::json::parse(row.v.info.config_json);
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty()) throw FormatError("no runs to export");
+  fs::create_directories(folder);
+  const std::string source = rows[0].cfg.value("source", std::string("kernel_trace.csv"));
+  const std::string trace_name = ends_with(source, "kernel_trace.csv") ? source : "kernel_trace.csv";
+  const std::string counters_name =
+      trace_name.substr(0, trace_name.size() - std::string("kernel_trace.csv").size()) + "counter_collection.csv";
+  std::string trace =
+      "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
+      "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
+      "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\",\"Workgroup_Size_Z\","
+      "\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n";
+  std::string counters =
+      "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\",\"Grid_Size\","
+      "\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
+      "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\",\"End_Timestamp\"\n";
+  for (const Row& row : rows) {
+    const auto& c = row.cfg;
+    // The store keeps durations: each dispatch is written as starting at 0.
+    const auto end = static_cast<long long>(row.v.summary->median_ns);
+    auto n = [&](const char* key) { return std::to_string(c.at(key).get<long long>()); };
+    auto dim = [&](const char* key, int i) { return std::to_string(c.at(key).at(static_cast<std::size_t>(i)).get<long long>()); };
+    const std::string common_tail = n("lds_bytes") + "," + n("scratch_bytes") + "," + n("vgprs") + "," + n("agprs") + "," + n("sgprs");
+    trace += "\"KERNEL_DISPATCH\"," + quoted(row.v.info.device) + ",0,0,0," + n("dispatch_id") + ",0," +
+             quoted(row.v.info.kernel) + "," + n("correlation_id") + ",0," + std::to_string(end) + "," + common_tail + "," +
+             dim("workgroup", 0) + "," + dim("workgroup", 1) + "," + dim("workgroup", 2) + "," + dim("grid", 0) + "," +
+             dim("grid", 1) + "," + dim("grid", 2) + "\n";
+    for (const auto& [name, value] : row.counters)
+      counters += n("correlation_id") + "," + n("dispatch_id") + "," + quoted(row.v.info.device) + ",0,0,0," +
+                  dim("grid", 0) + ",0," + quoted(row.v.info.kernel) + "," + dim("workgroup", 0) + "," + common_tail + "," +
+                  quoted(name) + "," + number(value) + ",0," + std::to_string(end) + "\n";
+  }
+  std::vector<std::string> written;
+  for (const auto& [name, text] : {std::pair{trace_name, trace}, std::pair{counters_name, counters}}) {
+    const std::string path = (fs::path(folder) / name).string();
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!(f << text) || !f.flush()) throw FormatError(path + ": cannot write");
+    written.push_back(path);
+  }
+  return written;
 }
 
 }  // namespace tilelab::traces::rocprof

@@ -21,6 +21,7 @@
 
 #include "traces/rocprof/csv.hpp"
 #include "traces/rocprof/thread_trace.hpp"
+#include "traces/store.hpp"
 
 namespace tilelab::traces::rocprof {
 
@@ -73,5 +74,13 @@ struct ImportOptions {
 // Returns the run ids.  The store is written run by run; a failing run
 // leaves those before it (each is whole).
 std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o);
+
+// The imported runs `ids` of a store written back as rocprofv3 writes them —
+// a kernel trace and a counter collection in `folder` (named after the first
+// run's source file) — so that importing them gives the same runs again.
+// What the store does not keep is written as 0: queue, stream, thread and
+// kernel ids, and the timestamps (each dispatch starts at 0 and lasts its
+// duration).  FormatError for a run not imported from rocprofv3.
+std::vector<std::string> export_runs(const Reader& r, const std::vector<std::string>& ids, const std::string& folder);
 
 }  // namespace tilelab::traces::rocprof
