@@ -1,6 +1,7 @@
 #include "traces/analysis.hpp"
 
 #include <functional>
+#include <tuple>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -106,6 +107,26 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
   std::map<std::string, Totals> ta = totals(r, a, by), tb = totals(r, b, by);
   for (const auto& [k, t] : ta) c.rows[k].first = t;
   for (const auto& [k, t] : tb) c.rows[k].second = t;
+  {
+    const std::vector<PcStatRecord> pa = r.pc_stats(a), pb = r.pc_stats(b);
+    if (!pa.empty() && !pb.empty()) {
+      std::map<std::uint32_t, PcRow> by_pc;
+      for (const PcStatRecord& s : pa) by_pc[s.pc].a = s, by_pc[s.pc].pc = s.pc, by_pc[s.pc].instruction = s.instruction;
+      for (const PcStatRecord& s : pb) {
+        PcRow& row = by_pc[s.pc];
+        row.b = s;
+        row.pc = s.pc;
+        if (row.instruction.empty()) row.instruction = s.instruction;
+      }
+      for (auto& [pc, row] : by_pc) c.pc_rows.push_back(row);
+      auto d = [](std::int64_t x, std::int64_t y) { return x > y ? x - y : y - x; };
+      std::stable_sort(c.pc_rows.begin(), c.pc_rows.end(), [&](const PcRow& l, const PcRow& r2) {
+        const auto kl = std::make_tuple(d(l.a.latency, l.b.latency), d(l.a.stall, l.b.stall), d(l.a.idle, l.b.idle));
+        const auto kr = std::make_tuple(d(r2.a.latency, r2.b.latency), d(r2.a.stall, r2.b.stall), d(r2.a.idle, r2.b.idle));
+        return kl > kr;
+      });
+    }
+  }
   c.waves_a = wave_summary(r, a);
   c.waves_b = wave_summary(r, b);
   c.lds_conflicts_a = lds_conflicts(r, a);
@@ -142,6 +163,22 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
     };
     line("A", c.waves_a, c.a);
     line("B", c.waves_b, c.b);
+  }
+  if (by == CompareBy::kPc && !c.pc_rows.empty()) {  // the thread trace's per-pc columns, both sides
+    o << "per pc (the thread trace's columns; the pcs that differ most first):\n"
+      << std::left << std::setw(10) << "pc" << std::setw(34) << "instruction" << std::right << std::setw(8) << "hits A"
+      << std::setw(8) << "hits B" << std::setw(11) << "latency A" << std::setw(11) << "latency B" << std::setw(8) << "B/A"
+      << std::setw(9) << "stall A" << std::setw(9) << "stall B" << std::setw(8) << "idle A" << std::setw(8) << "idle B"
+      << "\n";
+    for (const PcRow& row : c.pc_rows) {
+      char pc[16];
+      std::snprintf(pc, sizeof pc, "0x%x", row.pc);
+      o << std::left << std::setw(10) << pc << std::setw(34) << row.instruction.substr(0, 33) << std::right
+        << std::setw(8) << row.a.hits << std::setw(8) << row.b.hits << std::setw(11) << row.a.latency << std::setw(11)
+        << row.b.latency << std::setw(8) << ratio(static_cast<double>(row.a.latency), static_cast<double>(row.b.latency))
+        << std::setw(9) << row.a.stall << std::setw(9) << row.b.stall << std::setw(8) << row.a.idle << std::setw(8)
+        << row.b.idle << "\n";
+    }
   }
   const char* key = by == CompareBy::kClass ? "class" : by == CompareBy::kPc ? "pc" : "wave";
   o << std::left << std::setw(28) << key << std::right << std::setw(12) << "instr A" << std::setw(12) << "instr B"
@@ -182,7 +219,12 @@ void print_json(const Comparison& c, std::ostream& o) {
     return Json{{"waves", w.waves}, {"cus", w.cus}, {"mean_lifetime", w.mean_lifetime}, {"span", w.span},
                 {"time_unit", v.info.time_unit}};
   };
-  Json rows = Json::object(), counters = Json::object();
+  Json rows = Json::object(), counters = Json::object(), pcs = Json::array();
+  auto stat = [](const PcStatRecord& s) {
+    return Json{{"hits", s.hits}, {"latency", s.latency}, {"stall", s.stall}, {"idle", s.idle}};
+  };
+  for (const PcRow& row : c.pc_rows)
+    pcs.push_back({{"pc", row.pc}, {"instruction", row.instruction}, {"a", stat(row.a)}, {"b", stat(row.b)}});
   for (const auto& [k, ab] : c.rows) rows[k] = {{"a", totals(ab.first)}, {"b", totals(ab.second)}};
   for (const auto& [k, v] : c.counters) counters[k] = {{"a", v.first}, {"b", v.second}};
   Json derived = Json::object();
@@ -195,7 +237,8 @@ void print_json(const Comparison& c, std::ostream& o) {
                   {"lds_conflict_cycles", {{"a", c.lds_conflicts_a}, {"b", c.lds_conflicts_b}}},
                   {"waves", {{"a", waves(c.waves_a, c.a)}, {"b", waves(c.waves_b, c.b)}}},
                   {"counters", counters},
-                  {"derived", derived}};
+                  {"derived", derived},
+                  {"pc_stats", pcs}};
   o << j.dump() << "\n";
 }
 

@@ -29,8 +29,19 @@ struct WaveSummary {
   std::int64_t span = 0;             // last end - first start
 };
 
+// One pc of the thread trace's per-pc table, on each side (hits 0 where the
+// side never executed it).
+struct PcRow {
+  std::uint32_t pc = 0;
+  std::string instruction;
+  PcStatRecord a{}, b{};
+};
+
 struct Comparison {
   RunView a, b;
+  // When both runs have per-pc statistics (a thread trace, the cycle model):
+  // by pc, the pcs whose latency (then stall, then idle) differ most first.
+  std::vector<PcRow> pc_rows;
   WaveSummary waves_a, waves_b;
   double time_ratio = 0;  // b median / a median; 0 when either lacks a summary
   std::map<std::string, std::pair<Totals, Totals>> rows;  // key -> (a, b)

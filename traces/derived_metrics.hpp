@@ -22,7 +22,11 @@ struct DerivedMetric {
 // SQ_INSTS_VALU - SQ_INSTS_MFMA; mfma_share_of_valu = SQ_INSTS_MFMA /
 // SQ_INSTS_VALU; ipc = SQ_INSTS / SQ_BUSY_CU_CYCLES; mfma_flops = 512 x the
 // MOPS of F16, BF16, F32 and F64; mean_wave_cycles = 4 x SQ_WAVE_CYCLES /
-// SQ_WAVES (SQ_WAVE_CYCLES counts quad-cycles).
+// SQ_WAVES (SQ_WAVE_CYCLES counts quad-cycles); and where the run records
+// its chip (counters CU_NUM and XCC_NUM, default 1): mfma_utilisation =
+// SQ_VALU_MFMA_BUSY_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM x 4 SIMDs x CU_NUM),
+// occupancy = 4 x SQ_WAVE_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM) / CU_NUM / 32
+// (the fraction of the 32 wave slots of a CU in use, averaged over the dispatch).
 std::vector<DerivedMetric> derived_metrics(const std::map<std::string, double>& counters);
 
 }  // namespace tilelab::traces

@@ -73,6 +73,17 @@ h5::CompoundType segment_type() {
   return t;
 }
 
+h5::CompoundType pc_stat_type() {
+  h5::CompoundType t(sizeof(PcStatRecord));
+  t.field("pc", offsetof(PcStatRecord, pc), H5T_NATIVE_UINT32)
+      .text("instruction", offsetof(PcStatRecord, instruction), sizeof(PcStatRecord::instruction))
+      .field("hits", offsetof(PcStatRecord, hits), H5T_NATIVE_UINT64)
+      .field("latency", offsetof(PcStatRecord, latency), H5T_NATIVE_INT64)
+      .field("stall", offsetof(PcStatRecord, stall), H5T_NATIVE_INT64)
+      .field("idle", offsetof(PcStatRecord, idle), H5T_NATIVE_INT64);
+  return t;
+}
+
 h5::CompoundType lds_type() {
   h5::CompoundType t(sizeof(LdsRecord));
   t.text("site", offsetof(LdsRecord, site), sizeof(LdsRecord::site))
@@ -251,9 +262,10 @@ struct RunWriter::Impl {
   std::size_t budget;
   h5::File h5file;
   h5::Group run, results;
-  std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters;
+  std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters, pc_stats;
   h5::CompoundType rep_t = repetition_type(), wave_t = wave_type(), event_t = event_type(),
-                   segment_t = segment_type(), lds_t = lds_type(), counter_t = counter_type();
+                   segment_t = segment_type(), lds_t = lds_type(), counter_t = counter_type(),
+                   pc_stat_t = pc_stat_type();
   std::map<std::uint32_t, std::vector<EventRecord>> pending;  // by wave: flushed in wave order (deterministic)
   std::size_t pending_events = 0;
   std::vector<std::string> opcodes, classes, stall_reasons{"none"};
@@ -347,6 +359,7 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const Writ
     m.segments = std::make_unique<h5::TableWriter>(m.run, "event_segments", m.segment_t, sizeof(SegmentRecord), 4096);
     m.lds = std::make_unique<h5::TableWriter>(m.run, "lds", m.lds_t, sizeof(LdsRecord), 1024);
     m.counters = std::make_unique<h5::TableWriter>(m.run, "counters", m.counter_t, sizeof(CounterRecord), 1024);
+    m.pc_stats = std::make_unique<h5::TableWriter>(m.run, "pc_stats", m.pc_stat_t, sizeof(PcStatRecord), 1024);
   } catch (...) {
     const std::string partial = m.partial;
     const int slot = m.signal_slot;
@@ -401,6 +414,7 @@ void RunWriter::add_event(const EventRecord& e) {
 }
 
 void RunWriter::add_lds(const LdsRecord& l) { impl_->lds->append(&l, 1); }
+void RunWriter::add_pc_stat(const PcStatRecord& s) { impl_->pc_stats->append(&s, 1); }
 
 void RunWriter::add_counter(const std::string& name, double value) {
   CounterRecord c{};
@@ -418,7 +432,8 @@ void RunWriter::finish() {
   if (m.finished) throw StoreError("run already finished");
   try {
     m.flush_events();
-    for (h5::TableWriter* t : {m.reps.get(), m.waves.get(), m.events.get(), m.segments.get(), m.lds.get(), m.counters.get()})
+    for (h5::TableWriter* t : {m.reps.get(), m.waves.get(), m.events.get(), m.segments.get(), m.lds.get(),
+                               m.counters.get(), m.pc_stats.get()})
       t->flush();
     m.run.write_strings("opcode_names", m.opcodes);
     m.run.write_strings("class_names", m.classes);
@@ -574,6 +589,7 @@ RunView Reader::run(const std::string& id) const {
     v.events = rows("events");
     v.lds_sites = rows("lds");
     v.counters = rows("counters");
+    v.pc_stats = rows("pc_stats");
     return v;
   });
 }
@@ -595,6 +611,13 @@ std::vector<Repetition> Reader::repetitions(const std::string& id) const {
 
 std::vector<WaveRecord> Reader::waves(const std::string& id) const {
   return guarded(impl_->file, [&] { return whole_table<WaveRecord>(impl_->run(id), "waves", wave_type()); });
+}
+
+std::vector<PcStatRecord> Reader::pc_stats(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    return g.has("pc_stats") ? whole_table<PcStatRecord>(g, "pc_stats", pc_stat_type()) : std::vector<PcStatRecord>{};
+  });
 }
 
 std::vector<LdsRecord> Reader::lds(const std::string& id) const {

@@ -97,6 +97,17 @@ struct LdsRecord {
   std::uint64_t count;
 };
 
+// The thread trace's per-pc columns (rocprofv3's stats CSV / code.json, and
+// the cycle model's same columns), in the run's time unit.
+struct PcStatRecord {
+  std::uint32_t pc;        // the instruction's address in the code object
+  char instruction[64];    // as printed
+  std::uint64_t hits;      // wave-level executions
+  std::int64_t latency;    // sum of durations (stall + issue)
+  std::int64_t stall;      // sum of stalls
+  std::int64_t idle;       // sum of gaps before the instruction's first attempt
+};
+
 struct CounterRecord {
   char name[64];
   double value;
@@ -141,6 +152,7 @@ class RunWriter {
   void add_event(const EventRecord& e);
   void add_lds(const LdsRecord& l);
   void add_counter(const std::string& name, double value);
+  void add_pc_stat(const PcStatRecord& s);
   // Names behind the small integer ids of events.
   void set_opcode_names(const std::vector<std::string>& names);
   void set_class_names(const std::vector<std::string>& names);
@@ -159,7 +171,7 @@ struct RunView {
   RunInfo info;
   bool complete = false;
   std::optional<Summary> summary;
-  std::uint64_t repetitions = 0, waves = 0, events = 0, lds_sites = 0, counters = 0;
+  std::uint64_t repetitions = 0, waves = 0, events = 0, lds_sites = 0, counters = 0, pc_stats = 0;
 };
 
 class Reader {
@@ -172,6 +184,7 @@ class Reader {
   std::vector<WaveRecord> waves(const std::string& id) const;
   std::vector<LdsRecord> lds(const std::string& id) const;
   std::map<std::string, double> counters(const std::string& id) const;
+  std::vector<PcStatRecord> pc_stats(const std::string& id) const;  // empty for runs without the table
   std::vector<std::string> opcode_names(const std::string& id) const;
   std::vector<std::string> class_names(const std::string& id) const;
   std::vector<std::string> stall_reason_names(const std::string& id) const;

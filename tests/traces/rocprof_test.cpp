@@ -274,6 +274,15 @@ TEST(DerivedMetrics, PublishedFormulas) {
   EXPECT_DOUBLE_EQ(v.at("mfma_flops"), 5120);
   EXPECT_DOUBLE_EQ(v.at("mean_wave_cycles"), 250);
   EXPECT_TRUE(derived_metrics({{"SQ_INSTS", 1}}).empty());  // nothing without its counters
+  // The chip-wide rates: 2 XCCs, 4 CUs; GUI 2000 summed over the XCCs = 1000
+  // cycles; MFMA busy 1600 over 1000 x 4 SIMDs x 4 CUs = 0.1; wave cycles
+  // 2000 quad-cycles = 8000 wave-cycles over 1000 x 4 CUs x 32 slots = 0.0625.
+  std::map<std::string, double> chip;
+  for (const auto& x : derived_metrics({{"GRBM_GUI_ACTIVE", 2000}, {"CU_NUM", 4}, {"XCC_NUM", 2},
+                                        {"SQ_VALU_MFMA_BUSY_CYCLES", 1600}, {"SQ_WAVE_CYCLES", 2000}}))
+    chip[x.name] = x.value;
+  EXPECT_DOUBLE_EQ(chip.at("mfma_utilisation"), 0.1);
+  EXPECT_DOUBLE_EQ(chip.at("occupancy"), 0.0625);
 }
 
 }  // namespace
@@ -282,8 +291,8 @@ TEST(DerivedMetrics, PublishedFormulas) {
 namespace tilelab::traces {
 namespace {
 
-// The fixture's numbers, by hand: code at vaddr 4096, 4104, 4112 (pcs 0, 8,
-// 16); wave 0 on CU 5 SIMD 0 from cycle 1000 to 1100; its s_load issued at
+// The fixture's numbers, by hand: code at vaddr 4096, 4104, 4112 (the pcs,
+// as the cycle model's); wave 0 on CU 5 SIMD 0 from cycle 1000 to 1100; its s_load issued at
 // 1000 + 8 after waiting 8 cycles.
 TEST(RocprofThreadTrace, ReadsTheDocumentedLayout) {
   const rocprof::ThreadTrace t = rocprof::read_thread_trace(kData + "att/ui_output_agent_1_dispatch_10");
@@ -291,20 +300,21 @@ TEST(RocprofThreadTrace, ReadsTheDocumentedLayout) {
   EXPECT_EQ(t.dispatch, 10u);
   EXPECT_EQ(t.kernel, "gemm_bf16");
   ASSERT_EQ(t.code.size(), 3u);
-  EXPECT_EQ(t.code[1].pc, 8u);
+  EXPECT_EQ(t.code[1].pc, 4104u);
   EXPECT_EQ(t.code[1].isa, "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]");
   EXPECT_EQ(t.code[1].idle, 18);
   ASSERT_EQ(t.waves.size(), 2u);
   EXPECT_EQ(t.waves[0].cu, 5);
   EXPECT_EQ(t.waves[1].simd, 1);
   EXPECT_EQ(t.waves[0].instructions[0].stall, 8);
-  EXPECT_EQ(t.waves[1].instructions[1].pc, 8u);
+  EXPECT_EQ(t.waves[1].instructions[1].pc, 4104u);
   EXPECT_EQ(t.waves[1].instructions[1].category, 6);
 }
 
-// Joined to dispatch 10 of the rocpd fixture, stored, read back as events;
-// then compared per pc with a copy whose MFMA waited 20 cycles longer in
-// each wave: the MFMA's pc differs by exactly 2 x 20 stall cycles and
+// Joined to dispatch 10 of the rocpd fixture, stored, read back as events
+// and per-pc statistics; then compared per pc with a copy whose MFMA waited
+// 20 cycles longer in each wave (its wave records and its code.json line):
+// the MFMA's pc differs by exactly 2 x 20 stall cycles and 40 of latency and
 // nothing else, and is listed first.
 TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
   TempDir t;
@@ -326,6 +336,11 @@ TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
     EXPECT_EQ(e[0].complete, 12);
     EXPECT_EQ(r.opcode_names("rocprof-10")[e[1].opcode], "v_mfma_f32_16x16x32_bf16");
     EXPECT_EQ(r.class_names("rocprof-10")[e[1].cls], "VALU/MFMA");
+    const auto pcs = r.pc_stats("rocprof-10");
+    ASSERT_EQ(pcs.size(), 3u);
+    EXPECT_EQ(pcs[2].pc, 4112u);
+    EXPECT_STREQ(pcs[2].instruction, "s_endpgm");
+    EXPECT_EQ(pcs[2].idle, 28);
   }
   // The slower copy, imported as dispatch 10 under another prefix.
   const std::string slow = t.file("slow/ui_output_agent_1_dispatch_10");
@@ -341,6 +356,9 @@ TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
     text.replace(at, end - at, std::to_string(stall + 20) + ", " + std::to_string(duration + 20));
     std::ofstream(slow + wave, std::ios::trunc) << text;
   }
+  std::string code = slurp(slow + "/code.json");  // the MFMA line: hits 2, latency 20 -> 60, stall 4 -> 44
+  code.replace(code.find("1, 4104, 2, 20, 4, 18"), 21, "1, 4104, 2, 60, 44, 18");
+  std::ofstream(slow + "/code.json", std::ios::trunc) << code;
   rocprof::ImportOptions slow_options;
   slow_options.id_prefix = "slow";
   rocprof::import_profile(rocprof::read_profile(slow), store, slow_options);
@@ -350,13 +368,18 @@ TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
   for (const auto& [pc, ab] : c.rows) {
     EXPECT_EQ(ab.first.instructions, ab.second.instructions) << pc;
     EXPECT_EQ(ab.first.cycles, ab.second.cycles) << pc;
-    EXPECT_EQ(ab.second.stall - ab.first.stall, pc.rfind("0x000008 ", 0) == 0 ? 40 : 0) << pc;
+    EXPECT_EQ(ab.second.stall - ab.first.stall, pc.rfind("0x001008 ", 0) == 0 ? 40 : 0) << pc;
   }
+  ASSERT_EQ(c.pc_rows.size(), 3u);
+  EXPECT_EQ(c.pc_rows[0].pc, 4104u);  // the pc that differs most comes first
+  EXPECT_EQ(c.pc_rows[0].b.latency - c.pc_rows[0].a.latency, 40);
+  EXPECT_EQ(c.pc_rows[0].b.stall - c.pc_rows[0].a.stall, 40);
+  for (std::size_t i = 1; i < 3; ++i) EXPECT_EQ(c.pc_rows[i].a.latency, c.pc_rows[i].b.latency);
   std::ostringstream table;
   print_table(c, CompareBy::kPc, table);
   const std::string s = table.str();
-  ASSERT_NE(s.find("\n0x000000 "), std::string::npos) << s;
-  EXPECT_LT(s.find("\n0x000008 "), s.find("\n0x000000 ")) << s;  // the pc that differs most comes first
+  ASSERT_NE(s.find("\n0x1000 "), std::string::npos) << s;
+  EXPECT_LT(s.find("\n0x1008 "), s.find("\n0x1000 ")) << s;
 }
 
 TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {

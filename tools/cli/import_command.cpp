@@ -12,7 +12,7 @@ namespace tilelab::cli {
 namespace {
 const char* kHelp =
     "usage: tilelab import rocprof DIR|FILE --out FILE.h5 [--kernel NAME] [--arch A] [--shape TEXT]\n"
-    "                      [--run-id-prefix P] [--wait S]\n\n"
+    "                      [--cus N --xccs N] [--run-id-prefix P] [--wait S]\n\n"
     "Reads what rocprofv3 wrote — the kernel trace (*kernel_trace.csv), the counter\n"
     "collection (*counter_collection.csv, --pmc) or, when a folder has neither, its\n"
     "rocpd SQLite database (*.db, schema version 3) — and adds one run per kernel\n"
@@ -27,6 +27,9 @@ const char* kHelp =
     "gfx (the kernel trace does not say it); --shape records the problem shape in\n"
     "tilelab's words (M=4096,N=4096,K=4096), so the run compares with a simulated\n"
     "run of that shape without --force (default: grid=X,Y,Z block=X,Y,Z).\n"
+    "--cus N --xccs N record the GPU's CUs and XCCs (MI355X: 256 and 8) as the\n"
+    "counters CU_NUM and XCC_NUM, so that compare derives MFMA utilisation and\n"
+    "occupancy from GRBM_GUI_ACTIVE (counted once per XCC).\n"
     "A malformed file (truncated, wrong columns, a database of another schema\n"
     "version) is one line naming the file and the line; the store is untouched.\n"
     "Exit status: 0 imported, 1 the store could not be written, 2 bad command line\n"
@@ -38,7 +41,8 @@ int run_import(const std::vector<std::string>& args) {
   opts.add_options()("help", "")("what", po::value<std::string>(), "")("path", po::value<std::string>(), "")(
       "out", po::value<std::string>(), "")("kernel", po::value<std::string>()->default_value(""), "")(
       "arch", po::value<std::string>()->default_value(""), "")("shape", po::value<std::string>()->default_value(""), "")(
-      "run-id-prefix", po::value<std::string>()->default_value("rocprof"), "")(
+      "run-id-prefix", po::value<std::string>()->default_value("rocprof"), "")("cus", po::value<int>()->default_value(0), "")(
+      "xccs", po::value<int>()->default_value(0), "")(
       "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
   pos.add("what", 1).add("path", 1);
@@ -66,6 +70,9 @@ int run_import(const std::vector<std::string>& args) {
   o.kernel = vm["kernel"].as<std::string>();
   o.arch = vm["arch"].as<std::string>();
   o.shape = vm["shape"].as<std::string>();
+  o.cus = vm["cus"].as<int>();
+  o.xccs = vm["xccs"].as<int>();
+  if (o.cus < 0 || o.xccs < 0) return usage_error("import", "--cus and --xccs take positive counts");
   try {
     const std::vector<std::string> ids = traces::rocprof::import_profile(profile, vm["out"].as<std::string>(), o);
     std::printf("imported %zu dispatch(es) from %zu file(s) into %s\n", ids.size(), profile.files.size(),

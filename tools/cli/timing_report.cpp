@@ -256,7 +256,22 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
                  static_cast<std::int64_t>(e.complete)});
   }
   add_lds_sites(w, *t.stats);
+  for (std::size_t i = 0; i < r.per_instruction.size(); ++i) {  // the thread trace's per-pc columns
+    const timing::PcStats& p = r.per_instruction[i];
+    if (!p.hits) continue;
+    traces::PcStatRecord s{};
+    s.pc = static_cast<std::uint32_t>(t.program->instructions[i].pc);
+    traces::set_text(s.instruction, t.program->instructions[i].text);
+    s.hits = p.hits;
+    s.latency = static_cast<std::int64_t>(p.latency);
+    s.stall = static_cast<std::int64_t>(p.stall);
+    s.idle = static_cast<std::int64_t>(p.idle);
+    w.add_pc_stat(s);
+  }
   for (const auto& c : r.counters) w.add_counter(c.name, c.value);
+  // The chip the counters describe, for the derived chip-wide rates.
+  w.add_counter("CU_NUM", static_cast<double>(r.cus));
+  w.add_counter("XCC_NUM", 1);  // GRBM_GUI_ACTIVE is the dispatch's cycles, once
   w.add_counter("cycles", static_cast<double>(r.cycles));
   w.add_counter("wave_instructions", static_cast<double>(r.wave_instructions));
   w.add_counter("hazards", static_cast<double>(r.hazard_count));

@@ -89,6 +89,16 @@ void add_trace(RunWriter& w, const ThreadTrace& t) {
     if (at == opcodes.end()) at = opcodes.insert(opcodes.end(), mnemonic);
     opcode_of_pc[c.pc] = static_cast<std::uint16_t>(at - opcodes.begin());
   }
+  for (const TraceCode& c : t.code) {
+    PcStatRecord s{};
+    s.pc = static_cast<std::uint32_t>(c.pc);
+    set_text(s.instruction, c.isa);
+    s.hits = c.hits;
+    s.latency = c.latency;
+    s.stall = c.stall;
+    s.idle = c.idle;
+    w.add_pc_stat(s);
+  }
   w.set_opcode_names(opcodes);
   w.set_class_names(trace_category_names());
   w.set_stall_reason_names({"none", "stall"});
@@ -362,6 +372,8 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
       w.set_summary(s);
     }
     for (const auto& [name, value] : d.counters) w.add_counter(name, value);
+    if (o.cus > 0) w.add_counter("CU_NUM", o.cus);
+    if (o.xccs > 0) w.add_counter("XCC_NUM", o.xccs);
     if (d.trace) add_trace(w, *d.trace);
     w.finish();
   }

@@ -65,6 +65,7 @@ struct ImportOptions {
   std::string kernel;                 // only dispatches of this kernel (exact name), when set
   std::string arch;                   // gfx950, ... (rocprofv3's kernel trace does not say)
   std::string shape;                  // problem_shape to record (default: grid and block)
+  int cus = 0, xccs = 0;              // the GPU's CUs and XCCs, recorded as counters CU_NUM, XCC_NUM (0: not)
 };
 
 // Adds one run per dispatch to the store (kind hw, backend rocprofv3: the

@@ -56,8 +56,6 @@ ThreadTrace read_thread_trace(const std::string& folder) {
   // code.json: [ISA, 0, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle]; "; name" rows name the kernel.
   const std::string code_path = (fs::path(folder) / "code.json").string();
   std::map<std::int64_t, std::size_t> by_line;
-  std::uint64_t first_vaddr = 0;
-  bool have_first = false;
   with_json(code_path, [&](element doc) {
     for (element row : array(doc["code"])) {
       array r = row;
@@ -67,11 +65,9 @@ ThreadTrace read_thread_trace(const std::string& folder) {
         continue;
       }
       const auto vaddr = static_cast<std::uint64_t>(int_of(r.at(5)));
-      if (!have_first) first_vaddr = vaddr, have_first = true;
-      if (vaddr < first_vaddr) throw FormatError(code_path + ": vaddr " + std::to_string(vaddr) + " before the kernel's first");
       TraceCode c;
       c.isa = isa;
-      c.pc = vaddr - first_vaddr;
+      c.pc = vaddr;
       c.hits = static_cast<std::uint64_t>(int_of(r.at(6)));
       c.latency = int_of(r.at(7));
       c.stall = int_of(r.at(8));

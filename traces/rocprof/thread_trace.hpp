@@ -20,7 +20,7 @@ struct TraceInstruction {
   int category = 0;           // 1 SMEM, 2 SALU, 3 VMEM, 4 FLAT, 5 LDS, 6 VALU/MFMA, 7 JUMP, 8 NEXT, 9 IMMED, 11 MSG
   std::int64_t stall = 0;     // cycles before the issue
   std::int64_t duration = 0;  // on gfx9: stall + issue
-  std::uint64_t pc = 0;       // byte offset in the kernel's code
+  std::uint64_t pc = 0;       // the instruction's address in the code object (Vaddr)
 };
 
 struct TraceWave {
@@ -32,7 +32,7 @@ struct TraceWave {
 // One line of code.json: an instruction with its per-pc statistics.
 struct TraceCode {
   std::string isa;
-  std::uint64_t pc = 0;  // offset from the kernel's first instruction
+  std::uint64_t pc = 0;  // address in the code object (Vaddr), as the cycle model's pcs
   std::uint64_t hits = 0;
   std::int64_t latency = 0, stall = 0, idle = 0;
 };
