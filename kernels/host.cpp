@@ -73,4 +73,15 @@ std::vector<std::string> hosted_kernels() {
   return out;
 }
 
+Checked check_bf16_output(hw::Device& d, std::uint64_t address, std::size_t n, const std::vector<std::uint16_t>& ref,
+                          double tolerance, const char* why) {
+  const std::vector<std::uint16_t> out = download<std::uint16_t>(d, address, n);
+  Checked c;
+  c.max_rel_error = max_rel_error_bf16(out, ref);
+  c.tolerance = tolerance;
+  c.tolerance_why = why;
+  c.output = bytes_of(out);
+  return c;
+}
+
 }  // namespace tilelab::kernels

@@ -82,6 +82,11 @@ std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
 inline constexpr double kGemmTolerance = 1.0 / 64;
 inline constexpr const char* kGemmToleranceWhy = "one bf16 step relative to the output scale (f32 sums in another order)";
 
+// The check of a bf16 output: n values read back from `address` against
+// `ref`, by max_rel_error_bf16, judged against `tolerance`.
+Checked check_bf16_output(hw::Device& d, std::uint64_t address, std::size_t n, const std::vector<std::uint16_t>& ref,
+                          double tolerance, const char* why);
+
 // Max relative error as defined above.
 double max_rel_error_bf16(const std::vector<std::uint16_t>& out, const std::vector<std::uint16_t>& ref);
 double max_rel_error_f32(const std::vector<float>& out, const std::vector<float>& ref);

@@ -46,15 +46,9 @@ HostLaunch mx_gemm_host(hw::Device& d, const std::vector<long long>& shape, std:
   l.bytes = static_cast<double>(device_bytes(a_codes).size() + device_bytes(b_codes).size() + a_scales.size() +
                                 b_scales.size() + 2 * c_n);
   l.check = [&d, d_c, c_n, f, a_codes, a_scales, b_codes, b_scales, M, N, K] {
-  const std::vector<std::uint16_t> out = download<std::uint16_t>(d, d_c, c_n);
   std::vector<std::uint16_t> ref(c_n);
   gemm_mx_reference(f, a_codes.data(), a_scales.data(), f, b_codes.data(), b_scales.data(), M, N, K, ref.data());
-  Checked r;
-  r.max_rel_error = max_rel_error_bf16(out, ref);
-  r.tolerance = kGemmTolerance;
-  r.tolerance_why = kGemmToleranceWhy;
-  r.output = bytes_of(out);
-  return r;
+  return check_bf16_output(d, d_c, c_n, ref, kGemmTolerance, kGemmToleranceWhy);
   };
   return l;
 }

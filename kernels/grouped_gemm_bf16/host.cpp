@@ -31,15 +31,9 @@ HostLaunch grouped_gemm_bf16_host(hw::Device& d, const std::vector<long long>& s
   l.flops = 2.0 * M * N * static_cast<double>(K);
   l.bytes = 2.0 * (static_cast<double>(M) * K + static_cast<double>(G) * N * K + static_cast<double>(c_n));
   l.check = [&d, d_c, c_n, A, B, offsets, N, K] {
-    const std::vector<std::uint16_t> out = download<std::uint16_t>(d, d_c, c_n);
     std::vector<std::uint16_t> ref(c_n);
     grouped_gemm_bf16_reference(A.data(), B.data(), offsets, N, K, ref.data());
-    Checked c;
-    c.max_rel_error = max_rel_error_bf16(out, ref);
-    c.tolerance = kGemmTolerance;
-    c.tolerance_why = kGemmToleranceWhy;
-    c.output = bytes_of(out);
-    return c;
+    return check_bf16_output(d, d_c, c_n, ref, kGemmTolerance, kGemmToleranceWhy);
   };
   return l;
 }

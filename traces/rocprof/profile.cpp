@@ -32,6 +32,25 @@ void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
                                                   std::to_string(d.start_ns) + ")");
 }
 
+// The columns both CSV files have: ids, kernel, agent and times of row r.
+Dispatch dispatch_of_row(const CsvTable& t, std::size_t r) {
+  Dispatch d;
+  d.dispatch_id = unsigned_at(t, r, t.column("Dispatch_Id"));
+  d.correlation_id = unsigned_at(t, r, t.column("Correlation_Id"));
+  d.kernel = t.rows[r][t.column("Kernel_Name")];
+  d.agent = t.rows[r][t.column("Agent_Id")];
+  d.start_ns = integer_at(t, r, t.column("Start_Timestamp"));
+  d.end_ns = integer_at(t, r, t.column("End_Timestamp"));
+  check_times(d, t, r);
+  d.source = t.path;
+  return d;
+}
+
+// The dispatch with this id, or end().
+std::vector<Dispatch>::iterator find_dispatch(Profile& p, std::uint64_t id) {
+  return std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
+}
+
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -131,10 +150,7 @@ void add_trace(RunWriter& w, const ThreadTrace& t) {
 
 Profile read_kernel_trace(const std::string& path) {
   const CsvTable t = read_csv(path);
-  const std::size_t kind = t.column("Kind"), agent = t.column("Agent_Id"), dispatch = t.column("Dispatch_Id"),
-                    name = t.column("Kernel_Name"), corr = t.column("Correlation_Id"),
-                    start = t.column("Start_Timestamp"), end = t.column("End_Timestamp"),
-                    lds = t.column("LDS_Block_Size"), scratch = t.column("Scratch_Size"), vgpr = t.column("VGPR_Count"),
+  const std::size_t kind = t.column("Kind"), lds = t.column("LDS_Block_Size"), scratch = t.column("Scratch_Size"), vgpr = t.column("VGPR_Count"),
                     agpr = t.column("Accum_VGPR_Count"), sgpr = t.column("SGPR_Count");
   const std::array<std::size_t, 3> wg{t.column("Workgroup_Size_X"), t.column("Workgroup_Size_Y"),
                                       t.column("Workgroup_Size_Z")},
@@ -143,23 +159,15 @@ Profile read_kernel_trace(const std::string& path) {
   p.files.push_back(path);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (t.rows[r][kind] != "KERNEL_DISPATCH") fail_row(t, r, "Kind '" + t.rows[r][kind] + "' is not KERNEL_DISPATCH");
-    Dispatch d;
-    d.dispatch_id = unsigned_at(t, r, dispatch);
-    d.correlation_id = unsigned_at(t, r, corr);
-    d.kernel = t.rows[r][name];
-    d.agent = t.rows[r][agent];
-    d.start_ns = integer_at(t, r, start);
-    d.end_ns = integer_at(t, r, end);
-    check_times(d, t, r);
+    Dispatch d = dispatch_of_row(t, r);
     for (int i = 0; i < 3; ++i) d.workgroup[i] = unsigned_at(t, r, wg[i]), d.grid[i] = unsigned_at(t, r, grid[i]);
     d.lds_bytes = integer_at(t, r, lds);
     d.scratch_bytes = integer_at(t, r, scratch);
     d.vgprs = integer_at(t, r, vgpr);
     d.agprs = integer_at(t, r, agpr);
     d.sgprs = integer_at(t, r, sgpr);
-    d.source = path;
-    for (const Dispatch& e : p.dispatches)
-      if (e.dispatch_id == d.dispatch_id) fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
+    if (find_dispatch(p, d.dispatch_id) != p.dispatches.end())
+      fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
     p.dispatches.push_back(std::move(d));
   }
   return p;
@@ -167,26 +175,17 @@ Profile read_kernel_trace(const std::string& path) {
 
 void add_counter_collection(Profile& p, const std::string& path) {
   const CsvTable t = read_csv(path);
-  const std::size_t dispatch = t.column("Dispatch_Id"), corr = t.column("Correlation_Id"), agent = t.column("Agent_Id"),
-                    name = t.column("Kernel_Name"), grid = t.column("Grid_Size"), wg = t.column("Workgroup_Size"),
-                    counter = t.column("Counter_Name"), value = t.column("Counter_Value"),
-                    start = t.column("Start_Timestamp"), end = t.column("End_Timestamp");
+  const std::size_t dispatch = t.column("Dispatch_Id"), name = t.column("Kernel_Name"), grid = t.column("Grid_Size"),
+                    wg = t.column("Workgroup_Size"), counter = t.column("Counter_Name"),
+                    value = t.column("Counter_Value");
   p.files.push_back(path);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const std::uint64_t id = unsigned_at(t, r, dispatch);
-    auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
+    auto it = find_dispatch(p, id);
     if (it == p.dispatches.end()) {  // no kernel trace: the row describes the dispatch
-      Dispatch d;
-      d.dispatch_id = id;
-      d.correlation_id = unsigned_at(t, r, corr);
-      d.kernel = t.rows[r][name];
-      d.agent = t.rows[r][agent];
-      d.start_ns = integer_at(t, r, start);
-      d.end_ns = integer_at(t, r, end);
-      check_times(d, t, r);
+      Dispatch d = dispatch_of_row(t, r);
       d.grid = {unsigned_at(t, r, grid), 1, 1};
       d.workgroup = {unsigned_at(t, r, wg), 1, 1};
-      d.source = path;
       p.dispatches.push_back(std::move(d));
       it = p.dispatches.end() - 1;
     } else if (it->kernel != t.rows[r][name]) {
@@ -243,7 +242,7 @@ Profile read_rocpd(const std::string& path) {
         "JOIN rocpd_kernel_dispatch d ON d.event_id = e.event_id GROUP BY d.dispatch_id, p.name ORDER BY d.dispatch_id, p.name",
         [&](sqlite3_stmt* st) {
           const auto id = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
-          auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
+          auto it = find_dispatch(p, id);
           if (it != p.dispatches.end()) it->counters[text(st, 1)] += sqlite3_column_double(st, 2);
         });
   return p;
@@ -256,8 +255,7 @@ void add_thread_traces(Profile& p, const std::vector<std::string>& folders) {
   for (const std::string& f : folders) {
     auto t = std::make_shared<const ThreadTrace>(read_thread_trace(f));
     p.files.push_back(f);
-    auto it = std::find_if(p.dispatches.begin(), p.dispatches.end(),
-                           [&](const Dispatch& d) { return d.dispatch_id == t->dispatch; });
+    auto it = find_dispatch(p, t->dispatch);
     if (it == p.dispatches.end()) {
       Dispatch d;
       d.dispatch_id = t->dispatch;
