@@ -121,11 +121,11 @@ void mfma(Wave& w, const Op& op, Env& env) {
 // One operand (A or B) of 16 rows x 128 k into t[k][row], scaled: lane l
 // (g = l/16) holds row l%16; FP8: register bytes 0-15 are k = 16g..+15,
 // bytes 16-31 k = 64+16g..+15; FP4: nibble n (low first) is k = 32g + n.
-// The scale of (row, k) is byte `sel` of the scale VGPR in lane row + 16*(k/32).
-void load_scaled(Wave& w, const Operand& src, int format, const Operand& scale, int sel, float (&t)[128][16]) {
+// The scale of (row, k) is byte `sel` of the scale VGPR in lane row + 16*(k/32);
+// without a scale operand (the unscaled v_mfma_f32_16x16x128_f8f6f4) it is 1.
+void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, int sel, float (&t)[128][16]) {
   if (format != 0 && format != 1 && format != 4)
     throw EmuError("f8f6f4 format " + std::to_string(format) + " (FP6) is not implemented");
-  const u32* sv = vector_reg(w, scale);
   for (int l = 0; l < kLanes; ++l) {
     const int row = l % 16, g = l / 16;
     if (format == 4) {
@@ -137,6 +137,8 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand& scale, 
       }
     }
   }
+  if (!scale) return;
+  const u32* sv = vector_reg(w, *scale);
   for (int k = 0; k < 128; ++k)
     for (int row = 0; row < 16; ++row) t[k][row] *= decode_e8m0((sv[row + 16 * (k / 32)] >> (8 * sel)) & 0xff);
 }
@@ -144,11 +146,13 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand& scale, 
 // Operands: D, A, B, C, scale A, scale B; the scale byte of A is op_sel[0] +
 // 2*op_sel_hi[0], of B op_sel[1] + 2*op_sel_hi[1] (LLVM's encoding of the
 // intrinsic's 2-bit selectors [?]: only byte 0 is exercised by the kernels).
-void mfma_scale_16x16x128(Wave& w, const Op& op, Env&) {
+// The unscaled form (D, A, B, C) is the same product with every scale 1.
+template <bool Scaled>
+void mfma_16x16x128_f8f6f4(Wave& w, const Op& op, Env&) {
   const Modifiers& m = op.t.mods;
   float at[128][16], b[128][16], acc[16][16];
-  load_scaled(w, O(op, 1), m.cbsz, O(op, 4), m.op_sel[0] + 2 * m.op_sel_hi[0], at);
-  load_scaled(w, O(op, 2), m.blgp, O(op, 5), m.op_sel[1] + 2 * m.op_sel_hi[1], b);
+  load_scaled(w, O(op, 1), m.cbsz, Scaled ? &O(op, 4) : nullptr, m.op_sel[0] + 2 * m.op_sel_hi[0], at);
+  load_scaled(w, O(op, 2), m.blgp, Scaled ? &O(op, 5) : nullptr, m.op_sel[1] + 2 * m.op_sel_hi[1], b);
   const Operand &C = O(op, 3), &D = O(op, 0);
   for (int r = 0; r < 4; ++r) {
     const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
@@ -191,7 +195,8 @@ void add_mfma_ops(HandlerTable& t) {
   t["v_mfma_f32_32x32x16_fp8_bf8"] = mfma<32, 16, E::fp8, E::bf8>;
   t["v_mfma_f32_32x32x16_bf8_fp8"] = mfma<32, 16, E::bf8, E::fp8>;
   t["v_mfma_f32_32x32x16_bf8_bf8"] = mfma<32, 16, E::bf8, E::bf8>;
-  t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_scale_16x16x128;
+  t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_16x16x128_f8f6f4<true>;
+  t["v_mfma_f32_16x16x128_f8f6f4"] = mfma_16x16x128_f8f6f4<false>;  // gfx950, unscaled
   t["v_accvgpr_write_b32"] = accvgpr_move;
   t["v_accvgpr_read_b32"] = accvgpr_move;
   t["v_accvgpr_mov_b32"] = accvgpr_move;
