@@ -61,4 +61,11 @@ for run in "gemm_bf16 512,512,512" "attention_fwd_d128 1,512,1"; do
   build/bin/tilelab sim "$1" --timing --functional --quiet --shape "$2" --top 5 --out results/quickstart.h5 \
     | grep -v -E "^    - |^  assumptions"
 done
+
+# The hardware path: the same host on a device — an MI350 with --device hip,
+# an NVIDIA GPU with --device cuda (rmsnorm and the global-memory
+# microbenchmarks); here the emulator, which checks but does not time.
+echo
+echo "== tilelab run rmsnorm_bf16 --device emu --shape 64,4096"
+build/bin/tilelab run rmsnorm_bf16 --device emu --shape 64,4096 --out results/quickstart.h5
 echo "wrote results/quickstart.h5"
