@@ -1,6 +1,7 @@
 """pytest for the tilelab Python module: the same literal cases as the C++
 tests (CuTe docs, pycute), bank-model cases, error messages, the trace loader."""
 import os
+import pathlib
 import subprocess
 
 import numpy as np
@@ -210,3 +211,17 @@ def test_sim_runs_a_kernel_in_the_emulator():
     assert (again["output"] == r["output"]).all()
     with pytest.raises(ValueError, match="gemm_bf16 needs M % 128 == 0|refuses this shape"):
         t.sim("gemm_bf16", shape=(100, 128, 64))
+
+
+def test_run_on_the_emulator_and_the_hip_shim(monkeypatch):
+    # The hardware path from Python: the emulator checks without a clock ...
+    r = t.run("rmsnorm_bf16", device="emu", shape=(8, 256), seed=2)
+    assert r["pass"] and not r["timed"] and r["device"]["backend"] == "emu"
+    # ... and the HIP backend on the emulator-backed shim times and stamps.
+    shim = pathlib.Path(os.environ["TILELAB_CODE_OBJECTS"]).parent / "lib" / "libtilelab_hip_shim.so"
+    monkeypatch.setenv("TILELAB_HIP_LIBRARY", str(shim))
+    r = t.run("rmsnorm_bf16", device="hip", shape=(8, 256), reps=3, warmup=1, flush=False, wave_stamps=True)
+    assert r["pass"] and r["timed"] and len(r["seconds"]) == 3 and r["device"]["arch"] == "gfx950"
+    assert len(r["waves"]) == 8 * 4 and [w["simd"] for w in r["waves"][:4]] == [0, 1, 2, 3]
+    with pytest.raises(ValueError):
+        t.run("rmsnorm_bf16", device="tpu")

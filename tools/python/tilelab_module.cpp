@@ -12,6 +12,10 @@
 #include "sim/lds/swizzle_search.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
+#include "hw/cuda/cuda_device.hpp"
+#include "hw/emu/emu_device.hpp"
+#include "hw/hip/hip_device.hpp"
+#include "kernels/device_run.hpp"
 #include "sim/isa/decoder.hpp"
 #include "sim/timing/cycle_model.hpp"
 
@@ -316,6 +320,10 @@ PYBIND11_MODULE(_tilelab, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const timing::TimingError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const hw::NoDevice& e) {  // no runtime, no GPU: the notebook can catch it and fall back
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const hw::DeviceError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
     }
   });
 
@@ -594,6 +602,60 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
+  m.def("run", [](const std::string& kernel, const std::string& device, const py::object& shape, std::uint64_t seed,
+                  int reps, int warmup, bool flush, bool wave_stamps, const std::string& arch_name,
+                  const std::string& code_objects) {
+    const kernels::KernelSpec& spec = kernels::find_spec(kernel);
+    std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
+    std::unique_ptr<hw::Device> d;
+    if (device == "hip") d = hw::open_hip_device(0);
+    else if (device == "cuda") d = hw::open_cuda_device(0);
+    else if (device == "emu") d = std::make_unique<hw::EmuDevice>(arch::load_arch(arch_name));
+    else throw std::invalid_argument("device takes hip, cuda or emu");
+    kernels::RunOptions o;
+    o.reps = reps;
+    o.warmup = warmup;
+    o.flush = flush;
+    o.wave_stamps = wave_stamps;
+    o.code_object_dir = code_objects;
+    const kernels::DeviceRun r = kernels::run_on_device(*d, kernel, sh, seed, o);
+    py::dict out;
+    out["kernel"] = r.kernel;
+    out["shape"] = r.shape;
+    out["seed"] = r.seed;
+    out["device"] = py::dict(py::arg("backend") = r.device.backend, py::arg("name") = r.device.name,
+                             py::arg("arch") = r.device.arch, py::arg("compute_units") = r.device.compute_units,
+                             py::arg("core_clock_khz") = r.device.core_clock_khz, py::arg("timer_khz") = r.device.timer_khz,
+                             py::arg("driver") = r.device.driver_version, py::arg("runtime") = r.device.runtime_version);
+    out["code_object"] = r.code_object;
+    out["pass"] = r.check.pass();
+    out["max_rel_error"] = r.check.max_rel_error;
+    out["tolerance"] = r.check.tolerance;
+    out["flops"] = r.flops;
+    out["bytes"] = r.bytes;
+    out["timed"] = r.timed;
+    if (r.timed) {
+      out["seconds"] = r.timing.seconds;
+      out["median_s"] = r.timing.median;
+      out["iqr_s"] = r.timing.iqr;
+      out["cv"] = r.timing.cv;
+      out["tflops"] = r.tflops;
+      out["gbps"] = r.gbps;
+    }
+    py::list waves;
+    for (const hw::WaveStamp& w : r.waves)
+      waves.append(py::dict(py::arg("block") = py::make_tuple(w.block_x, w.block_y), py::arg("wave") = w.wave,
+                            py::arg("cu") = w.chip_cu(), py::arg("simd") = w.simd, py::arg("slot") = w.slot,
+                            py::arg("clock") = py::make_tuple(w.clock_start, w.clock_end),
+                            py::arg("timer") = py::make_tuple(w.timer_start, w.timer_end)));
+    out["waves"] = waves;
+    return out;
+  }, py::arg("kernel"), py::arg("device") = "emu", py::arg("shape") = py::none(), py::arg("seed") = 1,
+     py::arg("reps") = 20, py::arg("warmup") = 3, py::arg("flush") = true, py::arg("wave_stamps") = false,
+     py::arg("arch") = "gfx950", py::arg("code_objects") = "",
+     "Run a kernel's host on a device (`tilelab run`): 'emu' (the functional emulator, the check only), 'hip' "
+     "(an AMD GPU) or 'cuda' (an NVIDIA GPU). The check first, then warm-up and timed repetitions with the caches "
+     "flushed; with wave_stamps, one row per wave. RuntimeError when there is no such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, int cus, const std::string& code_objects) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);

@@ -1,6 +1,8 @@
 """tilelab for notebooks: layout algebra with CuTe's semantics, the LDS bank
 model, occupancy, swizzle search, the kernels' design checks, decoded code
-objects, kernels run in the functional emulator, and the HDF5 trace store.
+objects, kernels run in the functional emulator and the cycle model
+(`sim`) or on a device (`run`: HIP, CUDA, the emulator), and the HDF5 trace
+store.
 
 Everything returns plain Python data (ints, tuples, dicts, numpy arrays).
 Errors are ValueError with the same messages as the `tilelab` CLI.
@@ -10,14 +12,14 @@ do it themselves).  Drawing helpers are in `tilelab.draw`.
 from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, check, coalesce, complement,
                        composition, disasm, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse,
                        logical_divide, logical_product, make_layout_tv, make_ordered_layout, occupancy,
-                       raked_product, recast, right_inverse, sim, swizzle_search, tile_to_shape, tiled_divide,
+                       raked_product, recast, right_inverse, run, sim, swizzle_search, tile_to_shape, tiled_divide,
                        tiled_product, zipped_divide, zipped_product)
 
 __all__ = [
     "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "check", "coalesce", "complement",
     "composition", "disasm", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "load_run",
     "logical_divide", "logical_product", "make_layout_tv", "make_ordered_layout", "occupancy", "raked_product",
-    "recast", "right_inverse", "runs", "sim", "swizzle_search", "tile_to_shape", "tiled_divide", "tiled_product",
+    "recast", "right_inverse", "run", "runs", "sim", "swizzle_search", "tile_to_shape", "tiled_divide", "tiled_product",
     "zipped_divide", "zipped_product",
 ]
 
