@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/emu/float_bits.hpp"
 #include "sim/emu/semantics.hpp"
 #include "sim/isa/program.hpp"
 
@@ -92,6 +93,47 @@ void global_store(Wave& w, const Op& op, Env& e) {
   }
   if (e.observer) e.observer->global_access(seen, w.exec, Bytes, true);
 }
+
+// ---- global atomics: read, combine, write back, one lane after another ----
+// Forms: (vaddr, data, saddr) without return; (vdst, vaddr, data, saddr) with
+// return (sc0 on gfx940+), the pre-operation value written to vdst.  The
+// functional emulator applies the lanes in ascending order, one wave at a
+// time; on the hardware the order of a wave's lanes, and between waves, is
+// not defined (float sums can differ in the last bits).
+template <u32 (*Combine)(u32 old, u32 value)>
+void global_atomic(Wave& w, const Op& op, Env& e) {
+  const bool returns = op.t.ops.size() == 4;
+  const Operand &vaddr = O(op, returns ? 1 : 0), &data = O(op, returns ? 2 : 1), &saddr = O(op, returns ? 3 : 2);
+  u64 seen[kLanes];
+  u32 before[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    const u64 a = seen[l] = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    std::uint8_t* p = e.memory->find(a, 4);
+    if (!p) out_of_bounds("global atomic", 4, l, a);
+    u32 old;
+    std::memcpy(&old, p, 4);
+    before[l] = old;
+    const u32 updated = Combine(old, vector_reg(w, data)[l]);
+    std::memcpy(p, &updated, 4);
+  }
+  if (returns)
+    for (u64 ex = w.exec; ex; ex &= ex - 1) vector_reg(w, O(op, 0))[std::countr_zero(ex)] = before[std::countr_zero(ex)];
+  if (e.observer) e.observer->global_access(seen, w.exec, 4, true);
+}
+
+// IEEE f32 add (round to nearest even) [I: the atomic unit's denormal handling is not in arch-facts].
+u32 add_f32(u32 old, u32 value) { return bits_of(as_f32(old) + as_f32(value)); }
+// Two bf16 adds, each half on its own: the sum in f32, rounded to bf16 (nearest even) [I].
+u32 pk_add_bf16(u32 old, u32 value) {
+  auto half = [&](int h) {
+    const float s = bf16_to_f32(static_cast<std::uint16_t>(old >> (16 * h))) +
+                    bf16_to_f32(static_cast<std::uint16_t>(value >> (16 * h)));
+    return static_cast<u32>(bf16_rne(bits_of(s))) << (16 * h);
+  };
+  return half(0) | half(1);
+}
+u32 add_u32(u32 old, u32 value) { return old + value; }
 
 // ---- LDS ----
 std::uint8_t* lds_at(Env& e, u32 address, int bytes, int lane) {
@@ -405,6 +447,9 @@ void add_memory_ops(HandlerTable& t) {
   t["global_load_sbyte"] = global_load<1, true>;
   t["global_load_ushort"] = global_load<2>;
   t["global_load_sshort"] = global_load<2, true>;
+  t["global_atomic_add_f32"] = global_atomic<add_f32>;
+  t["global_atomic_pk_add_bf16"] = global_atomic<pk_add_bf16>;
+  t["global_atomic_add"] = global_atomic<add_u32>;  // the u32 add (gfx9 spelling)
   t["global_load_short_d16"] = global_load<2, false, 0>;
   t["global_load_short_d16_hi"] = global_load<2, false, 1>;
   t["global_load_dword"] = global_load<4>;

@@ -619,3 +619,67 @@ TEST(EmuInstructions, UnscaledF8F6F4MfmaIsTheScaledOneAtScaleOne) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+void point_lanes_at(Snippet& s, std::uint64_t base, int stride) {
+  for (int l = 0; l < 64; ++l) {
+    const std::uint64_t a = base + static_cast<std::uint64_t>(stride * l);
+    s.wave().vgpr(2)[l] = static_cast<std::uint32_t>(a), s.wave().vgpr(3)[l] = static_cast<std::uint32_t>(a >> 32);
+  }
+}
+
+// 64 lanes add 1.5 to one f32: 96, exactly; with sc0 each lane gets the value
+// before its own add — 1.5 x lane in the emulator's lane order (the hardware's
+// order is not defined).
+TEST(EmuInstructions, GlobalAtomicAddF32) {
+  Snippet s("global_atomic_add_f32 v[2:3], v4, off");
+  const std::uint64_t buf = s.memory.allocate(16, "acc");
+  point_lanes_at(s, buf, 0);
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(4)[l] = bits(1.5f);
+  s.run();
+  float got = 0;
+  s.memory.read(buf, &got, 4);
+  EXPECT_EQ(got, 96.0f);
+
+  Snippet r("global_atomic_add_f32 v1, v[2:3], v4, off sc0");
+  const std::uint64_t acc = r.memory.allocate(16, "acc");
+  point_lanes_at(r, acc, 0);
+  for (int l = 0; l < 64; ++l) r.wave().vgpr(4)[l] = bits(1.5f);
+  r.run();
+  for (int l = 0; l < 64; ++l) ASSERT_EQ(r.wave().vgpr(1)[l], bits(1.5f * static_cast<float>(l))) << l;
+}
+
+// Each bf16 half adds on its own and rounds to nearest even:
+// (1, 2) + (0.5, -2) = (1.5, 0); 1 + 2^-9 is below half a bf16 step at 1 and stays 1.
+TEST(EmuInstructions, GlobalAtomicPkAddBf16) {
+  Snippet s("global_atomic_pk_add_bf16 v[2:3], v4, off");
+  const std::uint64_t buf = s.memory.allocate(256, "acc");
+  point_lanes_at(s, buf, 4);
+  const std::uint32_t one = 0x3f80, two = 0x4000, half = 0x3f00, minus_two = 0xc000, tiny = 0x3b00;  // 2^-9
+  std::vector<std::uint32_t> before(64, one | two << 16);
+  s.memory.write(buf, before.data(), 256);
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(4)[l] = l % 2 ? (tiny | tiny << 16) : (half | minus_two << 16);
+  s.run();
+  std::vector<std::uint32_t> after(64);
+  s.memory.read(buf, after.data(), 256);
+  for (int l = 0; l < 64; ++l)
+    ASSERT_EQ(after[static_cast<std::size_t>(l)], l % 2 ? (one | two << 16) : (0x3fc0u | 0x0000u << 16)) << l;
+}
+
+TEST(EmuInstructions, GlobalAtomicAddU32Wraps) {
+  Snippet s("global_atomic_add v[2:3], v4, off");
+  const std::uint64_t buf = s.memory.allocate(16, "acc");
+  point_lanes_at(s, buf, 0);
+  const std::uint32_t start = 0xfffffff0u;
+  s.memory.write(buf, &start, 4);
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(4)[l] = 1;
+  s.run();
+  std::uint32_t got = 0;
+  s.memory.read(buf, &got, 4);
+  EXPECT_EQ(got, 0x30u);  // 0xfffffff0 + 64 wraps
+}
+
+}  // namespace
+}  // namespace tilelab
