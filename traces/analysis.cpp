@@ -18,15 +18,20 @@ std::string name_or(const std::vector<std::string>& names, std::size_t i, const 
   return i < names.size() ? names[i] : prefix + std::to_string(i);
 }
 
-std::map<std::string, Totals> totals(const Reader& r, const std::string& run, CompareBy by) {
+std::map<std::string, Totals> totals(const Reader& r, const std::string& run, CompareBy by, bool as_thread_trace) {
   std::vector<std::string> classes = r.class_names(run), opcodes = r.opcode_names(run);
+  if (as_thread_trace) {  // each opcode's category stands in for its class
+    std::vector<std::string> category(opcodes.size());
+    for (std::size_t i = 0; i < opcodes.size(); ++i) category[i] = thread_trace_category(opcodes[i]);
+    classes = std::move(category);
+  }
   std::map<std::string, Totals> out;
   std::unordered_map<std::uint64_t, Totals> by_int;  // pc or wave keys, named afterwards
   std::unordered_map<std::uint32_t, std::uint16_t> pc_opcode;
   r.for_each_event_block(run, [&](const EventRecord* e, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
       Totals* t;
-      if (by == CompareBy::kClass) t = &out[name_or(classes, e[i].cls, "class ")];
+      if (by == CompareBy::kClass) t = &out[name_or(classes, as_thread_trace ? e[i].opcode : e[i].cls, "class ")];
       else if (by == CompareBy::kPc) {
         t = &by_int[e[i].pc];
         pc_opcode.emplace(e[i].pc, e[i].opcode);
@@ -71,6 +76,28 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
+}  // namespace
+
+std::string thread_trace_category(std::string_view m) {
+  auto starts = [&](std::string_view p) { return m.substr(0, p.size()) == p; };
+  for (std::string_view p : {"s_load", "s_buffer_load", "s_store", "s_buffer_store", "s_memtime", "s_memrealtime",
+                             "s_dcache", "s_scratch_", "s_atomic", "s_buffer_atomic"})
+    if (starts(p)) return "SMEM";
+  for (std::string_view p : {"s_branch", "s_cbranch", "s_setpc", "s_swappc", "s_call"})
+    if (starts(p)) return "JUMP";
+  for (std::string_view p : {"s_waitcnt", "s_nop", "s_barrier", "s_sleep", "s_setprio", "s_endpgm", "s_trap", "s_sethalt"})
+    if (starts(p)) return "IMMED";
+  if (starts("s_sendmsg")) return "MSG";
+  if (starts("s_")) return "SALU";
+  if (starts("buffer_")) return "VMEM";
+  if (starts("global_") || starts("flat_") || starts("scratch_")) return "FLAT";
+  if (starts("ds_")) return "LDS";
+  if (starts("v_")) return "VALU/MFMA";
+  return "other";
+}
+
+namespace {
+
 WaveSummary wave_summary(const Reader& r, const std::string& id) {
   WaveSummary s;
   const std::vector<WaveRecord> waves = r.waves(id);
@@ -104,7 +131,13 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
     throw StoreError("runs differ in problem shape ('" + c.a.info.problem_shape + "' vs '" + c.b.info.problem_shape +
                      "'); use --force to compare anyway");
   if (c.a.summary && c.b.summary && c.a.summary->median_ns > 0) c.time_ratio = c.b.summary->median_ns / c.a.summary->median_ns;
-  std::map<std::string, Totals> ta = totals(r, a, by), tb = totals(r, b, by);
+  // A thread trace's categories on one side only: the other side in the same words.
+  auto is_trace = [&](const std::string& id) {
+    const auto names = r.class_names(id);
+    return std::find(names.begin(), names.end(), "VALU/MFMA") != names.end();
+  };
+  const bool trace_a = is_trace(a), trace_b = is_trace(b);
+  std::map<std::string, Totals> ta = totals(r, a, by, trace_b && !trace_a), tb = totals(r, b, by, trace_a && !trace_b);
   for (const auto& [k, t] : ta) c.rows[k].first = t;
   for (const auto& [k, t] : tb) c.rows[k].second = t;
   {

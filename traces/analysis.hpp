@@ -51,8 +51,21 @@ struct Comparison {
   std::vector<std::pair<DerivedMetric, DerivedMetric>> derived;
 };
 
+// The thread trace's instruction category (rocprofv3 ATT: SMEM, SALU, VMEM,
+// FLAT, LDS, VALU/MFMA, JUMP, IMMED, MSG; "other" else) of a mnemonic, by its
+// family: s_load*/s_buffer_load*/s_store*/s_memtime/s_memrealtime/s_dcache*
+// SMEM; branches and s_setpc/s_swappc/s_call JUMP; s_waitcnt, s_nop,
+// s_barrier, s_sleep, s_setprio, s_endpgm, s_trap IMMED (the sequencer runs
+// them); s_sendmsg* MSG; other s_* SALU; buffer_* VMEM; global_/flat_/
+// scratch_* FLAT; ds_* LDS; v_* VALU/MFMA.  tilelab's reading of the
+// decoder's categories [I]: no public table lists them per instruction.
+std::string thread_trace_category(std::string_view mnemonic);
+
 // Throws StoreError when the runs' kernels or problem shapes differ and
-// force is false, naming both values.
+// force is false, naming both values.  Compared by class, a run whose classes
+// are the thread trace's categories and one whose are tilelab's (a
+// cycle-model run) are put in the same words: the latter's instructions by
+// thread_trace_category of their mnemonics.
 Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force);
 void print_table(const Comparison& c, CompareBy by, std::ostream& out);
 void print_json(const Comparison& c, std::ostream& out);

@@ -401,3 +401,57 @@ TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {
 
 }  // namespace
 }  // namespace tilelab::traces
+
+namespace tilelab::traces {
+namespace {
+
+TEST(RocprofThreadTrace, CategoriesOfMnemonics) {
+  EXPECT_EQ(thread_trace_category("s_load_dwordx4"), "SMEM");
+  EXPECT_EQ(thread_trace_category("s_memtime"), "SMEM");
+  EXPECT_EQ(thread_trace_category("s_cbranch_scc1"), "JUMP");
+  EXPECT_EQ(thread_trace_category("s_waitcnt"), "IMMED");
+  EXPECT_EQ(thread_trace_category("s_endpgm"), "IMMED");
+  EXPECT_EQ(thread_trace_category("s_sendmsg"), "MSG");
+  EXPECT_EQ(thread_trace_category("s_add_u32"), "SALU");
+  EXPECT_EQ(thread_trace_category("buffer_load_dwordx4"), "VMEM");
+  EXPECT_EQ(thread_trace_category("global_load_dwordx4"), "FLAT");
+  EXPECT_EQ(thread_trace_category("ds_read_b128"), "LDS");
+  EXPECT_EQ(thread_trace_category("v_mfma_f32_16x16x32_bf16"), "VALU/MFMA");
+}
+
+// A cycle-model-like run (tilelab's classes) beside the imported thread
+// trace: compared by class, both sides speak the trace's categories.
+TEST(RocprofThreadTrace, ClassesComparedInTheTracesWords) {
+  TempDir t;
+  build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));
+  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
+  const std::string store = t.file("s.h5");
+  rocprof::ImportOptions o;
+  o.kernel = "gemm_bf16";
+  rocprof::import_profile(rocprof::read_profile(t.path.string()), store, o);
+  {
+    RunInfo info;
+    info.id = "model";
+    info.kind = "sim";
+    info.kernel = "gemm_bf16";
+    info.problem_shape = "grid=8192,32,1 block=256,1,1";
+    RunWriter w(store, info);
+    w.set_opcode_names({"s_load_dwordx2", "v_mfma_f32_16x16x32_bf16", "s_endpgm"});
+    w.set_class_names({"SALU", "SMEM", "VALU", "TRANS", "MFMA"});  // tilelab's words
+    w.add_wave({0, 0, 0, 0, 0, 0, 100});
+    w.add_event({0, 4096, 0, 1, 0, 0, 0, 4});   // SMEM
+    w.add_event({0, 4104, 1, 4, 0, 2, 10, 18});  // MFMA
+    w.add_event({0, 4112, 2, 0, 0, 0, 20, 24});  // s_endpgm, classed SALU by tilelab
+    w.finish();
+  }
+  const Comparison c = compare(Reader(store), "rocprof-10", "model", CompareBy::kClass, false);
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows.at("SMEM").first.instructions, 2u);
+  EXPECT_EQ(c.rows.at("SMEM").second.instructions, 1u);
+  EXPECT_EQ(c.rows.at("VALU/MFMA").second.instructions, 1u);
+  EXPECT_EQ(c.rows.at("IMMED").first.instructions, 2u);
+  EXPECT_EQ(c.rows.at("IMMED").second.instructions, 1u);
+}
+
+}  // namespace
+}  // namespace tilelab::traces
