@@ -44,6 +44,13 @@ check "round trip export" 0 "$rc"
 run import rocprof "$tmp/back" --out "$tmp/second.h5"
 check "round trip second import" 0 "$rc"
 check "round trip same store" "same" "$(/usr/bin/python3 "$(dirname "$0")/same_store.py" "$tmp/first.h5" "$tmp/second.h5")"
+# The same with a rocpd database and a thread trace: written back as CSVs and
+# a decoded thread-trace folder, imported again: the same store.
+run export "$tmp/p.h5" rocprof-10 rocprof-11 --rocprof "$tmp/back2"
+check "thread trace round trip export" 0 "$rc"
+run import rocprof "$tmp/back2" --out "$tmp/p2.h5" --kernel gemm_bf16 --shape M=256,N=128,K=128
+check "thread trace round trip import" 0 "$rc"
+check "thread trace round trip same store" "same" "$(/usr/bin/python3 "$(dirname "$0")/same_store.py" "$tmp/p.h5" "$tmp/p2.h5")"
 run export "$tmp/p.h5" rocprof-10 --rocprof "$tmp/x" --perfetto "$tmp/x.json"
 check "export one format at a time" 2 "$rc"
 

@@ -132,8 +132,9 @@ int run_export(const std::vector<std::string>& args) {
       "\"<run>: CU n\"; the slice budget is shared between them.\n"
       "The file is written whole or not at all.\n\n"
       "--rocprof DIR writes runs imported with `tilelab import rocprof` back as\n"
-      "rocprofv3 writes them (DIR/kernel_trace.csv and DIR/counter_collection.csv,\n"
-      "named after the first run's source file); importing DIR gives the same runs.\n"
+      "rocprofv3 writes them (DIR/kernel_trace.csv, DIR/counter_collection.csv and,\n"
+      "for runs with a thread trace, DIR/ui_output_agent_<A>_dispatch_<D>/ as the\n"
+      "trace decoder writes it); importing DIR gives the same runs.\n"
       "What the store does not keep is written as 0 (queue, stream, thread and kernel\n"
       "ids; timestamps: each dispatch starts at 0 and lasts its duration).\n";
   po::options_description opts;

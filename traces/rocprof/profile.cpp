@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -349,8 +350,7 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
                                           : "grid=" + std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
                                                 std::to_string(d.grid[2]) + " block=" + std::to_string(d.workgroup[0]) +
                                                 "," + std::to_string(d.workgroup[1]) + "," + std::to_string(d.workgroup[2]);
-    nlohmann::ordered_json cfg = {{"source", fs::path(d.source).filename().string()},
-                                  {"dispatch_id", d.dispatch_id},
+    nlohmann::ordered_json cfg = {{"dispatch_id", d.dispatch_id},
                                   {"correlation_id", d.correlation_id},
                                   {"grid", d.grid},
                                   {"workgroup", d.workgroup},
@@ -391,6 +391,53 @@ std::string number(double v) {
 }
 }  // namespace
 
+namespace {
+// A run's thread trace back as rocprof-trace-decoder writes it:
+// ui_output_agent_<A>_dispatch_<D>/ with code.json (the per-pc table, one
+// line per pc in stored order), filenames.json and one file per wave in
+// stored order (named so that they sort in it), each instruction as
+// [time = issue - stall, category, stall, duration = complete - time, line].
+void export_thread_trace(const Reader& r, const std::string& id, const nlohmann::json& cfg, const RunView& v,
+                         const std::string& folder, const std::function<void(const std::string&, const std::string&)>& write) {
+  const std::string agent = v.info.device.rfind("Agent ", 0) == 0 ? v.info.device.substr(6) : "0";
+  const fs::path dir = fs::path(folder) / ("ui_output_agent_" + agent + "_dispatch_" +
+                                           std::to_string(cfg.at("dispatch_id").get<std::uint64_t>()));
+  fs::create_directories(dir);
+  const std::vector<PcStatRecord> pcs = r.pc_stats(id);
+  nlohmann::json code = nlohmann::json::array();
+  code.push_back({"; " + v.info.kernel, 0, 0, "", 0, 0, 0, 0, 0, 0});
+  std::map<std::uint32_t, int> line_of;
+  for (std::size_t i = 0; i < pcs.size(); ++i) {
+    const PcStatRecord& p = pcs[i];
+    line_of[p.pc] = static_cast<int>(i) + 1;
+    code.push_back({std::string(p.instruction), 0, i + 1, "", 1, p.pc, p.hits, p.latency, p.stall, p.idle});
+  }
+  write((dir / "code.json").string(), nlohmann::json{{"code", code}}.dump() + "\n");
+  nlohmann::json names = nlohmann::json::object();
+  const std::vector<WaveRecord> waves = r.waves(id);
+  for (std::size_t i = 0; i < waves.size(); ++i) {
+    const WaveRecord& w = waves[i];
+    char file[64];
+    std::snprintf(file, sizeof file, "se0_sm%d_sl%d_wv%06zu.json", int(w.simd), int(w.slot), i);
+    names[std::to_string(w.simd)][std::to_string(w.slot)][std::to_string(i)] = {file, w.start, w.end};
+    nlohmann::json insts = nlohmann::json::array();
+    for (const EventRecord& e : r.wave_events(id, w.wave)) {
+      const std::int64_t time = e.issue - static_cast<std::int64_t>(e.stall);
+      const auto line = line_of.find(e.pc);
+      if (line == line_of.end()) throw FormatError("run '" + id + "': an event at pc " + std::to_string(e.pc) + " has no pc_stats row");
+      insts.push_back({time, e.cls, e.stall, e.complete - time, line->second});
+    }
+    const nlohmann::json wave = {{"num_insts", insts.size()},
+                                 {"wave", {{"cu", w.cu}, {"simd", w.simd}, {"slot", w.slot}, {"begin", w.start},
+                                           {"end", w.end}, {"instructions", insts}, {"timeline", nlohmann::json::array()},
+                                           {"waitcnt", nlohmann::json::array()}}}};
+    write((dir / file).string(), wave.dump() + "\n");
+  }
+  write((dir / "filenames.json").string(),
+        nlohmann::json{{"gfxip", 9}, {"wave_filenames", {{"0", names}}}}.dump() + "\n");
+}
+}  // namespace
+
 std::vector<std::string> export_runs(const Reader& r, const std::vector<std::string>& ids, const std::string& folder) {
   struct Row {
     nlohmann::json cfg;
@@ -408,10 +455,7 @@ std::vector<std::string> export_runs(const Reader& r, const std::vector<std::str
   }
   if (rows.empty()) throw FormatError("no runs to export");
   fs::create_directories(folder);
-  const std::string source = rows[0].cfg.value("source", std::string("kernel_trace.csv"));
-  const std::string trace_name = ends_with(source, "kernel_trace.csv") ? source : "kernel_trace.csv";
-  const std::string counters_name =
-      trace_name.substr(0, trace_name.size() - std::string("kernel_trace.csv").size()) + "counter_collection.csv";
+  const std::string trace_name = "kernel_trace.csv", counters_name = "counter_collection.csv";
   std::string trace =
       "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
       "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
@@ -438,12 +482,15 @@ std::vector<std::string> export_runs(const Reader& r, const std::vector<std::str
                   quoted(name) + "," + number(value) + ",0," + std::to_string(end) + "\n";
   }
   std::vector<std::string> written;
-  for (const auto& [name, text] : {std::pair{trace_name, trace}, std::pair{counters_name, counters}}) {
-    const std::string path = (fs::path(folder) / name).string();
+  auto write = [&](const std::string& path, const std::string& text) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!(f << text) || !f.flush()) throw FormatError(path + ": cannot write");
     written.push_back(path);
-  }
+  };
+  write((fs::path(folder) / trace_name).string(), trace);
+  write((fs::path(folder) / counters_name).string(), counters);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].v.waves && r.pc_stats(ids[i]).size()) export_thread_trace(r, ids[i], rows[i].cfg, rows[i].v, folder, write);
   return written;
 }
 

@@ -77,8 +77,9 @@ struct ImportOptions {
 std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o);
 
 // The imported runs `ids` of a store written back as rocprofv3 writes them —
-// a kernel trace and a counter collection in `folder` (named after the first
-// run's source file) — so that importing them gives the same runs again.
+// kernel_trace.csv and counter_collection.csv in `folder`, and for each run
+// with a thread trace its ui_output_agent_<A>_dispatch_<D>/ folder — so that
+// importing `folder` gives the same runs again.
 // What the store does not keep is written as 0: queue, stream, thread and
 // kernel ids, and the timestamps (each dispatch starts at 0 and lasts its
 // duration).  FormatError for a run not imported from rocprofv3.
