@@ -382,6 +382,25 @@ TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
   EXPECT_LT(s.find("\n0x1008 "), s.find("\n0x1000 ")) << s;
 }
 
+// The stats file beside the folder gives the per-pc columns; one naming a pc
+// code.json lacks is refused with its file and line.
+TEST(RocprofThreadTrace, StatsFileGivesThePerPcColumns) {
+  TempDir t;
+  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
+  const std::string stats = t.file("att/stats_ui_output_agent_1_dispatch_10.csv");
+  std::string text = slurp(stats);
+  text.replace(text.find(",2,20,4,18,"), 11, ",2,25,6,17,");  // the MFMA's row, changed
+  std::ofstream(stats, std::ios::trunc) << text;
+  const rocprof::ThreadTrace tt = rocprof::read_thread_trace(t.file("att/ui_output_agent_1_dispatch_10"));
+  EXPECT_EQ(tt.code[1].latency, 25);
+  EXPECT_EQ(tt.code[1].stall, 6);
+  EXPECT_EQ(tt.code[1].idle, 17);
+  text.replace(text.find("1,4112,"), 7, "1,4120,");
+  std::ofstream(stats, std::ios::trunc) << text;
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(t.file("att/ui_output_agent_1_dispatch_10")); }),
+            stats + ":4: Vaddr 4120 is not in " + t.file("att/ui_output_agent_1_dispatch_10") + "/code.json");
+}
+
 TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {
   TempDir t;
   const std::string dir = t.file("ui_output_agent_1_dispatch_10");

@@ -77,6 +77,26 @@ ThreadTrace read_thread_trace(const std::string& folder) {
     }
   });
 
+  // The per-pc stats file beside the folder, stats_<folder name>.csv (CodeObj,
+  // Vaddr, Instruction, Hitcount, Latency, Stall, Idle, Source): where present
+  // it gives the per-pc columns, and must name the pcs code.json has.
+  const fs::path stats = fs::path(folder).parent_path() / ("stats_" + base + ".csv");
+  if (fs::exists(stats)) {
+    const CsvTable s = read_csv(stats.string());
+    const std::size_t vaddr = s.column("Vaddr"), hits = s.column("Hitcount"), latency = s.column("Latency"),
+                      stall = s.column("Stall"), idle = s.column("Idle");
+    for (std::size_t r = 0; r < s.rows.size(); ++r) {
+      const auto pc = static_cast<std::uint64_t>(integer_at(s, r, vaddr));
+      auto it = std::find_if(t.code.begin(), t.code.end(), [&](const TraceCode& c) { return c.pc == pc; });
+      if (it == t.code.end())
+        throw FormatError(s.path + ":" + std::to_string(s.lines[r]) + ": Vaddr " + std::to_string(pc) + " is not in " + code_path);
+      it->hits = static_cast<std::uint64_t>(integer_at(s, r, hits));
+      it->latency = integer_at(s, r, latency);
+      it->stall = integer_at(s, r, stall);
+      it->idle = integer_at(s, r, idle);
+    }
+  }
+
   // filenames.json: wave_filenames{se:{simd:{slot:{n:[file, begin, end]}}}}.
   std::vector<std::string> wave_files;
   const std::string names_path = (fs::path(folder) / "filenames.json").string();

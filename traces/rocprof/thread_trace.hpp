@@ -3,8 +3,10 @@
 // ui_output_agent_<A>_dispatch_<D>/ with filenames.json (the wave files),
 // code.json (the kernel's instructions with per-pc hit count, latency, stall
 // and idle) and one se<S>_sm<SIMD>_sl<SLOT>_wv<N>.json per wave (its
-// instructions: time, category, stall, duration, code line).  Times are
-// shader-clock cycles.  JSON is read with simdjson (wave files are large).
+// instructions: time, category, stall, duration, code line), and beside it
+// the per-pc stats file stats_ui_output_agent_<A>_dispatch_<D>.csv, which,
+// where present, gives the per-pc columns.  Times are shader-clock cycles.
+// JSON is read with simdjson (wave files are large).
 #pragma once
 
 #include <cstdint>
