@@ -167,6 +167,49 @@ void mfma_16x16x128_f8f6f4(Wave& w, const Op& op, Env&) {
   }
 }
 
+// ---- v_mfma{,_scale}_f32_32x32x64_f8f6f4 (gfx950; arch-facts, CDNA4 ISA §7.1.5.1) ----
+// One operand of 32 rows x 64 k into t[k][row]: lane l (g = l/32) holds row
+// l%32; FP8 bytes 0-15 (v0-v3) are k = 16g..+15 and bytes 16-31 (v4-v7)
+// k = 32+16g..+15; FP4 nibble t (v0-v3, low nibble first) is k = 32g + t.
+// The scale of (row, k) is byte `sel` of the scale VGPR in lane row + 32*(k/32).
+void load_scaled_32(Wave& w, const Operand& src, int format, const Operand* scale, int sel, float (&t)[64][32]) {
+  if (format != 0 && format != 1 && format != 4)
+    throw EmuError("f8f6f4 format " + std::to_string(format) + " (FP6) is not implemented");
+  for (int l = 0; l < kLanes; ++l) {
+    const int row = l % 32, g = l / 32;
+    if (format == 4) {
+      for (int n = 0; n < 32; ++n) t[32 * g + n][row] = decode_f8f6f4(4, (vector_reg(w, src, n / 8)[l] >> (4 * (n % 8))) & 15);
+    } else {
+      for (int b = 0; b < 32; ++b) {
+        const int k = b < 16 ? 16 * g + b : 32 + 16 * g + (b - 16);
+        t[k][row] = decode_f8f6f4(format, (vector_reg(w, src, b / 4)[l] >> (8 * (b % 4))) & 0xff);
+      }
+    }
+  }
+  if (!scale) return;
+  const u32* sv = vector_reg(w, *scale);
+  for (int k = 0; k < 64; ++k)
+    for (int row = 0; row < 32; ++row) t[k][row] *= decode_e8m0((sv[row + 32 * (k / 32)] >> (8 * sel)) & 0xff);
+}
+
+// D[i][j] in lane j + 32*((i/4)%2), register (i%4) + 4*(i/8), as for 32x32x16 bf16.
+template <bool Scaled>
+void mfma_32x32x64_f8f6f4(Wave& w, const Op& op, Env&) {
+  const Modifiers& m = op.t.mods;
+  static thread_local float at[64][32], b[64][32], acc[32][32];
+  load_scaled_32(w, O(op, 1), m.cbsz, Scaled ? &O(op, 4) : nullptr, m.op_sel[0] + 2 * m.op_sel_hi[0], at);
+  load_scaled_32(w, O(op, 2), m.blgp, Scaled ? &O(op, 5) : nullptr, m.op_sel[1] + 2 * m.op_sel_hi[1], b);
+  const Operand &C = O(op, 3), &D = O(op, 0);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      const int lane = j + 32 * ((i / 4) % 2), reg = (i % 4) + 4 * (i / 8);
+      acc[i][j] = C.loc == Loc::Const ? as_f32(C.bits32()) : as_f32(vector_reg(w, C, reg)[lane]);
+    }
+  multiply<32, 64>(&at[0][0], &b[0][0], &acc[0][0]);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) vector_reg(w, D, (i % 4) + 4 * (i / 8))[j + 32 * ((i / 4) % 2)] = bits_of(acc[i][j]);
+}
+
 void accvgpr_move(Wave& w, const Op& op, Env&) {
   u32 tmp[kLanes];
   const u32* s = lanes_u32(w, O(op, 1), tmp);
@@ -197,6 +240,8 @@ void add_mfma_ops(HandlerTable& t) {
   t["v_mfma_f32_32x32x16_bf8_bf8"] = mfma<32, 16, E::bf8, E::bf8>;
   t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_16x16x128_f8f6f4<true>;
   t["v_mfma_f32_16x16x128_f8f6f4"] = mfma_16x16x128_f8f6f4<false>;  // gfx950, unscaled
+  t["v_mfma_scale_f32_32x32x64_f8f6f4"] = mfma_32x32x64_f8f6f4<true>;
+  t["v_mfma_f32_32x32x64_f8f6f4"] = mfma_32x32x64_f8f6f4<false>;
   t["v_accvgpr_write_b32"] = accvgpr_move;
   t["v_accvgpr_read_b32"] = accvgpr_move;
   t["v_accvgpr_mov_b32"] = accvgpr_move;

@@ -683,3 +683,70 @@ TEST(EmuInstructions, GlobalAtomicAddU32Wraps) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// v_mfma_scale_f32_32x32x64_f8f6f4's layouts (arch-facts, CDNA4 ISA
+// §7.1.5.1): lane l (g = l/32) holds row l%32; FP8 byte b < 16 of v0-v3 is
+// k = 16g+b, byte b >= 16 of v4-v7 is k = 32+16g+(b-16); FP4 nibble t is
+// k = 32g+t; the scale of (row, k) is in lane row + 32*(k/32); D[i][j] in lane
+// j+32*((i/4)%2), register (i%4)+4*(i/8).  A one-hot 1.0 at (i, k), B one-hot
+// 2.0 at (k, j), A's scale for (i, k/32) = 2: D is 4 at (i, j) and 0 elsewhere.
+TEST(EmuInstructions, ScaledMfma32x32x64LayoutsByOneHotInputs) {
+  for (bool fp4 : {false, true}) {
+    Snippet s(fp4 ? "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:19], v[24:27], 0, v40, v41 op_sel_hi:[0,0,0] cbsz:4 blgp:4"
+                  : "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], 0, v40, v41 op_sel_hi:[0,0,0]");
+    for (int i = 0; i < 32; i += 5)
+      for (int k = 0; k < 64; k += 7) {
+        const int j = (3 * i + k) % 32;
+        s.reset();
+        for (int l = 0; l < 64; ++l) s.wave().vgpr(40)[l] = s.wave().vgpr(41)[l] = 127;  // scale 1.0
+        s.wave().vgpr(40)[i + 32 * (k / 32)] = 128;                                       // 2.0
+        const int g = (k % 32) / 16;  // FP8: which lane half holds k
+        if (fp4) {
+          const int t = k % 32, lane_g = k / 32;
+          s.wave().vgpr(16 + t / 8)[i + 32 * lane_g] = 0x2u << (4 * (t % 8));  // E2M1 1.0
+          s.wave().vgpr(24 + t / 8)[j + 32 * lane_g] = 0x4u << (4 * (t % 8));  // E2M1 2.0
+        } else {
+          const int b = k < 32 ? k % 16 : 16 + k % 16;
+          s.wave().vgpr(16 + b / 4)[i + 32 * g] = 0x38u << (8 * (b % 4));  // E4M3 1.0
+          s.wave().vgpr(24 + b / 4)[j + 32 * g] = 0x40u << (8 * (b % 4));  // E4M3 2.0
+        }
+        s.run();
+        for (int r = 0; r < 32; ++r)
+          for (int c = 0; c < 32; ++c)
+            ASSERT_EQ(s.wave().vgpr((r % 4) + 4 * (r / 8))[c + 32 * ((r / 4) % 2)], bits(r == i && c == j ? 4.0f : 0.0f))
+                << (fp4 ? "fp4 " : "fp8 ") << i << "," << k << "," << j << " at " << r << "," << c;
+      }
+  }
+}
+
+// The unscaled form is the scaled one at scale 1: 100 random operand sets per format.
+TEST(EmuInstructions, UnscaledMfma32x32x64IsTheScaledOneAtScaleOne) {
+  std::mt19937_64 rng(29);
+  for (int format : {0, 1, 4}) {
+    const std::string mods = format == 4 ? " cbsz:4 blgp:4" : format == 1 ? " cbsz:1 blgp:1" : "";
+    const std::string ab = format == 4 ? "v[16:19], v[24:27]" : "v[16:23], v[24:31]";
+    Snippet scaled("v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], " + ab + ", v[48:63], v40, v41 op_sel_hi:[0,0,0]" + mods);
+    Snippet plain("v_mfma_f32_32x32x64_f8f6f4 v[0:15], " + ab + ", v[48:63]" + mods);
+    for (int trial = 0; trial < 100; ++trial) {
+      scaled.reset();
+      plain.reset();
+      for (int r = 16; r < 64; ++r)
+        for (int l = 0; l < 64; ++l) {
+          std::uint32_t v = static_cast<std::uint32_t>(rng()) & (format == 4 ? 0x77777777u : 0x3f3f3f3fu);
+          if (r >= 48) v = bits(static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 8.0f);
+          scaled.wave().vgpr(r)[l] = plain.wave().vgpr(r)[l] = v;
+        }
+      for (int l = 0; l < 64; ++l) scaled.wave().vgpr(40)[l] = scaled.wave().vgpr(41)[l] = 0x7f7f7f7f;
+      scaled.run();
+      plain.run();
+      for (int r = 0; r < 16; ++r)
+        for (int l = 0; l < 64; ++l) ASSERT_EQ(plain.wave().vgpr(r)[l], scaled.wave().vgpr(r)[l]) << format << " " << trial;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilelab
