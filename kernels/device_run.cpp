@@ -132,8 +132,8 @@ DeviceRun run_on_device(hw::Device& device, const std::string& kernel, const std
   return r;
 }
 
-DeviceRun run_launch_file_on_device(hw::Device& device, const std::string& code_object, const LaunchFile& l,
-                                    const isa::Kernel& kernel, const RunOptions& options) {
+DeviceRun run_launch_file_on_device(hw::Device& device, const isa::CodeObject& code_object, const LaunchFile& l,
+                                    const RunOptions& options) {
   if (options.wave_stamps)
     throw std::invalid_argument("--wave-stamps needs a kernel of the suite (a code object tilelab did not build "
                                 "has no timestamp build)");
@@ -141,9 +141,9 @@ DeviceRun run_launch_file_on_device(hw::Device& device, const std::string& code_
   r.kernel = l.kernel;
   r.seed = l.seed;
   r.device = device.info();
-  r.code_object = code_object;
-  const hw::Kernel k = device.load_kernel(hw::read_code_object(code_object), l.kernel);
-  HostLaunch launch = launch_file_host(device, l, kernel);
+  r.code_object = code_object.path;
+  const hw::Kernel k = device.load_kernel(code_object.bytes, l.kernel);
+  HostLaunch launch = launch_file_host(device, l, code_object.kernel(l.kernel));
   measure(device, k, launch, options, "", r);
   return r;
 }

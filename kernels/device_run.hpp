@@ -76,7 +76,7 @@ DeviceRun run_on_device(hw::Device& device, const std::string& kernel, const std
 
 // Runs a code object tilelab did not build with its launch file (no
 // reference: the buffers marked save come back in check.saved).
-DeviceRun run_launch_file_on_device(hw::Device& device, const std::string& code_object, const LaunchFile& launch,
-                                    const isa::Kernel& kernel, const RunOptions& options);
+DeviceRun run_launch_file_on_device(hw::Device& device, const isa::CodeObject& code_object, const LaunchFile& launch,
+                                    const RunOptions& options);
 
 }  // namespace tilelab::kernels

@@ -29,9 +29,8 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   namespace fs = std::filesystem;
   std::string dir = code_object_dir.empty() ? build::kCodeObjectDir : code_object_dir;
   std::string file = (fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco")).string();
-  const isa::CodeObject co = isa::read_code_object(file);  // its errors name the file
   hw::EmuDevice device(arch::load_arch(arch), prepare);
-  const hw::Kernel k = device.load_kernel(co.bytes, spec.name);
+  const hw::Kernel k = device.load_kernel(isa::read_code_object(file), spec.name);  // errors name the file
   EmulatedRun r;
   r.kernel = kernel;
   r.arch = arch;

@@ -29,12 +29,16 @@ EmuDevice::EmuDevice(arch::Arch arch, std::function<void(emu::Emulator&)> on_loa
 EmuDevice::~EmuDevice() = default;
 
 Kernel EmuDevice::load_kernel(const std::vector<std::uint8_t>& code_object, const std::string& kernel_name) {
-  auto l = std::make_unique<Loaded>();
   try {
-    l->code = isa::parse_code_object(code_object, "code object of " + kernel_name);
+    return load_kernel(isa::parse_code_object(code_object, "code object of " + kernel_name), kernel_name);
   } catch (const isa::IsaError& e) {
     throw DeviceError(e.what());
   }
+}
+
+Kernel EmuDevice::load_kernel(isa::CodeObject code_object, const std::string& kernel_name) {
+  auto l = std::make_unique<Loaded>();
+  l->code = std::move(code_object);
   check_code_object_arch(info_, l->code.arch);
   l->emulator = std::make_unique<emu::Emulator>(l->code, kernel_name, arch_);
   if (on_load_) on_load_(*l->emulator);

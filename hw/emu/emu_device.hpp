@@ -24,6 +24,8 @@ class EmuDevice final : public Device {
 
   const DeviceInfo& info() const override { return info_; }
   Kernel load_kernel(const std::vector<std::uint8_t>& code_object, const std::string& kernel_name) override;
+  // The same for a code object already read (its errors then name its file).
+  Kernel load_kernel(isa::CodeObject code_object, const std::string& kernel_name);
   std::uint64_t allocate(std::size_t bytes, const std::string& what) override;
   void copy_to_device(std::uint64_t dst, const void* src, std::size_t bytes) override;
   void copy_to_host(void* dst, std::uint64_t src, std::size_t bytes) override;

@@ -540,6 +540,11 @@ Arch parse_arch(const std::string& text, const std::string& file) {
       i.cycles = static_cast<int>(r.integer(t, path, "cycles"));
       i.cycles_fp6_fp4 = t.contains("cycles_fp6_fp4") ? static_cast<int>(r.integer(t, path, "cycles_fp6_fp4")) : i.cycles;
       i.source = r.string(t, path, "source");
+      // The table's source covers all its keys (the shape and the cycles): it
+      // must carry the grade of the figure.
+      if (!(i.source.rfind("[O]", 0) == 0 || i.source.rfind("[M]", 0) == 0 || i.source.rfind("[I]", 0) == 0 ||
+            i.source.rfind("[?]", 0) == 0))
+        r.fail(t.get("source"), path + ".source", "must start with its grade: [O], [M], [I] or [?]");
       mfma.emplace_back(v.source().begin.line, i);
     }
     std::stable_sort(mfma.begin(), mfma.end(), [](const auto& x, const auto& y) { return x.first < y.first; });

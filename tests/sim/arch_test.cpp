@@ -72,6 +72,14 @@ TEST(Arch, DescriptionMarksUnknownsAndAssumptions) {
 
 TEST(Arch, MinimalFileParses) { EXPECT_EQ(arch::parse_arch(kMinimal, "test.toml").name, "tiny"); }
 
+// An MFMA table's source grades its shape and cycles: without the tag the file is refused.
+TEST(Arch, MfmaSourceMustCarryItsGrade) {
+  const std::string mfma = "[mfma.v_x]\nm = 16\nn = 16\nk = 32\ncycles = 16\nsource = ";
+  EXPECT_NO_THROW(arch::parse_arch(kMinimal + mfma + "\"[O] a table\"\n", "test.toml"));
+  EXPECT_EQ(error_of(kMinimal + mfma + "\"a table\"\n"),
+            "test.toml:20: mfma.v_x.source: must start with its grade: [O], [M], [I] or [?]");
+}
+
 TEST(Arch, ErrorsNameFileLineAndKey) {
   std::string t = kMinimal;
   EXPECT_EQ(error_of(std::string(t).replace(t.find("wave_size"), 9, "wave_sise")),

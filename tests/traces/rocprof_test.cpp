@@ -58,6 +58,18 @@ std::string build_rocpd(const TempDir& t, const std::string& name, const std::st
   return path;
 }
 
+// The rocpd fixture and the thread trace side by side in `t`, imported
+// (gemm_bf16's dispatches) into t/s.h5; returns the store.
+std::string import_rocpd_and_thread_trace(const TempDir& t) {
+  build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));
+  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
+  const std::string store = t.file("s.h5");
+  rocprof::ImportOptions o;
+  o.kernel = "gemm_bf16";
+  rocprof::import_profile(rocprof::read_profile(t.path.string()), store, o);
+  return store;
+}
+
 std::string expect_format_error(const std::function<void()>& f) {
   try {
     f();
@@ -318,12 +330,7 @@ TEST(RocprofThreadTrace, ReadsTheDocumentedLayout) {
 // nothing else, and is listed first.
 TEST(RocprofThreadTrace, ImportedAndComparedPerPc) {
   TempDir t;
-  build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));
-  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
-  const std::string store = t.file("s.h5");
-  rocprof::ImportOptions o;
-  o.kernel = "gemm_bf16";
-  rocprof::import_profile(rocprof::read_profile(t.path.string()), store, o);
+  const std::string store = import_rocpd_and_thread_trace(t);
   {
     const Reader r(store);
     const RunView v = r.run("rocprof-10");
@@ -442,12 +449,7 @@ TEST(RocprofThreadTrace, CategoriesOfMnemonics) {
 // trace: compared by class, both sides speak the trace's categories.
 TEST(RocprofThreadTrace, ClassesComparedInTheTracesWords) {
   TempDir t;
-  build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));
-  fs::copy(kData + "att", t.file("att"), fs::copy_options::recursive);
-  const std::string store = t.file("s.h5");
-  rocprof::ImportOptions o;
-  o.kernel = "gemm_bf16";
-  rocprof::import_profile(rocprof::read_profile(t.path.string()), store, o);
+  const std::string store = import_rocpd_and_thread_trace(t);
   {
     RunInfo info;
     info.id = "model";

@@ -274,7 +274,7 @@ int run_run(const std::vector<std::string>& args) {
     if (id.empty()) id = "run-" + kernel_name + "-" + kind + "-" + device->info().arch;
     if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);
     const kernels::DeviceRun r = code_object
-                                     ? kernels::run_launch_file_on_device(*device, target, *launch, co->kernel(kernel_name), o)
+                                     ? kernels::run_launch_file_on_device(*device, *co, *launch, o)
                                      : kernels::run_on_device(*device, target, shape, vm["seed"].as<std::uint64_t>(), o);
     const std::string shape_str = shape_of(r, code_object ? launch->path : "");
     if (vm.count("json")) std::cout << run_json(r, shape_str).dump(2) << "\n";

@@ -219,7 +219,7 @@ int run_code_object(const po::variables_map& vm) {
       e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
       if (model) model->attach(e);
     });
-    const hw::Kernel kernel = device.load_kernel(co.bytes, l.kernel);
+    const hw::Kernel kernel = device.load_kernel(co, l.kernel);
     const emu::Emulator& e = device.emulator(kernel);
     const kernels::HostLaunch launch = kernels::launch_file_host(device, l, co.kernel(l.kernel));
     device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);

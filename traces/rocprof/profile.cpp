@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "traces/store.hpp"
 
@@ -47,10 +48,25 @@ Dispatch dispatch_of_row(const CsvTable& t, std::size_t r) {
   return d;
 }
 
-// The dispatch with this id, or end().
-std::vector<Dispatch>::iterator find_dispatch(Profile& p, std::uint64_t id) {
-  return std::find_if(p.dispatches.begin(), p.dispatches.end(), [&](const Dispatch& d) { return d.dispatch_id == id; });
-}
+// A profile's dispatches by id: one hash lookup per row, not a scan of the
+// dispatches (counter collections have a row per dispatch and counter).
+// find's pointer holds until the next add.
+struct DispatchIndex {
+  Profile& p;
+  std::unordered_map<std::uint64_t, std::size_t> at;
+  explicit DispatchIndex(Profile& profile) : p(profile) {
+    for (std::size_t i = 0; i < p.dispatches.size(); ++i) at.emplace(p.dispatches[i].dispatch_id, i);
+  }
+  Dispatch* find(std::uint64_t id) {
+    const auto it = at.find(id);
+    return it == at.end() ? nullptr : &p.dispatches[it->second];
+  }
+  Dispatch& add(Dispatch d) {
+    at.emplace(d.dispatch_id, p.dispatches.size());
+    p.dispatches.push_back(std::move(d));
+    return p.dispatches.back();
+  }
+};
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -158,6 +174,7 @@ Profile read_kernel_trace(const std::string& path) {
       grid{t.column("Grid_Size_X"), t.column("Grid_Size_Y"), t.column("Grid_Size_Z")};
   Profile p;
   p.files.push_back(path);
+  DispatchIndex index(p);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (t.rows[r][kind] != "KERNEL_DISPATCH") fail_row(t, r, "Kind '" + t.rows[r][kind] + "' is not KERNEL_DISPATCH");
     Dispatch d = dispatch_of_row(t, r);
@@ -167,9 +184,8 @@ Profile read_kernel_trace(const std::string& path) {
     d.vgprs = integer_at(t, r, vgpr);
     d.agprs = integer_at(t, r, agpr);
     d.sgprs = integer_at(t, r, sgpr);
-    if (find_dispatch(p, d.dispatch_id) != p.dispatches.end())
-      fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
-    p.dispatches.push_back(std::move(d));
+    if (index.find(d.dispatch_id)) fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
+    index.add(std::move(d));
   }
   return p;
 }
@@ -180,15 +196,15 @@ void add_counter_collection(Profile& p, const std::string& path) {
                     wg = t.column("Workgroup_Size"), counter = t.column("Counter_Name"),
                     value = t.column("Counter_Value");
   p.files.push_back(path);
+  DispatchIndex index(p);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const std::uint64_t id = unsigned_at(t, r, dispatch);
-    auto it = find_dispatch(p, id);
-    if (it == p.dispatches.end()) {  // no kernel trace: the row describes the dispatch
+    Dispatch* it = index.find(id);
+    if (!it) {  // no kernel trace: the row describes the dispatch
       Dispatch d = dispatch_of_row(t, r);
       d.grid = {unsigned_at(t, r, grid), 1, 1};
       d.workgroup = {unsigned_at(t, r, wg), 1, 1};
-      p.dispatches.push_back(std::move(d));
-      it = p.dispatches.end() - 1;
+      it = &index.add(std::move(d));
     } else if (it->kernel != t.rows[r][name]) {
       fail_row(t, r, "dispatch " + std::to_string(id) + " is '" + t.rows[r][name] + "' here and '" + it->kernel +
                          "' in " + it->source);
@@ -237,14 +253,14 @@ Profile read_rocpd(const std::string& path) {
         p.dispatches.push_back(std::move(d));
       });
   // One rocpd_pmc_event row per hardware instance: summed per dispatch and counter.
+  DispatchIndex index(p);
   if (db.has("rocpd_pmc_event"))
     db.query(
         "SELECT d.dispatch_id, p.name, SUM(e.value) FROM rocpd_pmc_event e JOIN rocpd_info_pmc p ON p.id = e.pmc_id "
         "JOIN rocpd_kernel_dispatch d ON d.event_id = e.event_id GROUP BY d.dispatch_id, p.name ORDER BY d.dispatch_id, p.name",
         [&](sqlite3_stmt* st) {
-          const auto id = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
-          auto it = find_dispatch(p, id);
-          if (it != p.dispatches.end()) it->counters[text(st, 1)] += sqlite3_column_double(st, 2);
+          if (Dispatch* d = index.find(static_cast<std::uint64_t>(sqlite3_column_int64(st, 0))))
+            d->counters[text(st, 1)] += sqlite3_column_double(st, 2);
         });
   return p;
 }
@@ -253,19 +269,19 @@ namespace {
 // Joins each thread trace under `root` to its dispatch (by dispatch id), or
 // adds the dispatch when the profile lacks it.
 void add_thread_traces(Profile& p, const std::vector<std::string>& folders) {
+  DispatchIndex index(p);
   for (const std::string& f : folders) {
     auto t = std::make_shared<const ThreadTrace>(read_thread_trace(f));
     p.files.push_back(f);
-    auto it = find_dispatch(p, t->dispatch);
-    if (it == p.dispatches.end()) {
+    Dispatch* it = index.find(t->dispatch);
+    if (!it) {
       Dispatch d;
       d.dispatch_id = t->dispatch;
       d.kernel = t->kernel;
       d.agent = "Agent " + std::to_string(t->agent);
       d.source = f;
       d.timed = false;
-      p.dispatches.push_back(std::move(d));
-      it = p.dispatches.end() - 1;
+      it = &index.add(std::move(d));
     }
     it->trace = t;
   }
