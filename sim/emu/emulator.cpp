@@ -175,6 +175,40 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
   return wg;
 }
 
+namespace {
+
+// VALU, MFMA, vector memory and LDS: what VSKIP skips.  GPR indexing applies
+// to the vector ALU ones only (v_*).
+bool is_vector_instruction(const Op& op) {
+  const std::string& b = op.t.base;
+  return b.starts_with("v_") || b.starts_with("global_") || b.starts_with("buffer_") || b.starts_with("ds_") ||
+         b.starts_with("flat_") || b.starts_with("scratch_");
+}
+
+// The instruction with its indexed VGPR operands moved by M0[7:0]: the
+// first destination when M0 bit 15 is set, source k (the k-th operand after
+// the destinations) when bit 12 + k is.  An index past v255 is an error, not
+// the hardware's silent v0.
+Op gpr_indexed(const Op& op, std::uint32_t m0) {
+  if (!op.t.base.starts_with("v_")) return op;
+  Op out = op;
+  const int defs = static_cast<int>(std::count_if(op.inst->operands.begin(), op.inst->operands.end(),
+                                                  [](const isa::Operand& o) { return o.is_def; }));
+  const std::uint32_t index = m0 & 0xff, mask = (m0 >> 12) & 15;
+  for (int i = 0; i < static_cast<int>(out.t.ops.size()); ++i) {
+    Operand& o = out.t.ops[static_cast<std::size_t>(i)];
+    const int bit = i == 0 && defs > 0 ? 3 : i - defs;
+    if (o.loc != Loc::VGPR || bit < 0 || bit > 3 || !((mask >> bit) & 1)) continue;
+    if (o.index + index + o.count - 1 > 255)
+      throw EmuError("GPR-indexed v" + std::to_string(o.index) + " + M0 index " + std::to_string(index) +
+                     " is past v255");
+    o.index = static_cast<std::uint16_t>(o.index + index);
+  }
+  return out;
+}
+
+}  // namespace
+
 inline void Emulator::execute(Env& env, Wave& w) {
   const Op& op = ops_[w.pc];
   if (!op.fn) fail(op, op.error.empty() ? "opcode '" + op.t.base + "' is not implemented by the emulator" : op.error);
@@ -185,7 +219,14 @@ inline void Emulator::execute(Env& env, Wave& w) {
                  "--max-wave-instructions raises the budget");
   w.pc = op.index + 1;
   try {
-    op.fn(w, op, env);
+    if ((w.vskip || w.gpr_index_mode) && is_vector_instruction(op)) {
+      if (!w.vskip) {
+        const Op indexed = gpr_indexed(op, w.m0);
+        indexed.fn(w, indexed, env);
+      }
+    } else {
+      op.fn(w, op, env);
+    }
   } catch (const EmuError& e) {
     fail(op, e.what());
   }

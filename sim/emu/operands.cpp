@@ -177,7 +177,10 @@ void parse_modifier(std::string_view text, std::string_view t, Modifiers& m) {
   else if (key == "wave_rol") m.dpp = Dpp::wave_rol;
   else if (key == "wave_shr") m.dpp = Dpp::wave_shr;
   else if (key == "wave_ror") m.dpp = Dpp::wave_ror;
-  else if (key == "row_bcast") m.dpp = to_int(text, v) == 15 ? Dpp::row_bcast15 : Dpp::row_bcast31;
+  else if (key == "row_newbcast") {
+    m.dpp = Dpp::row_newbcast, m.dpp_amount = static_cast<int>(to_int(text, v));
+    if (m.dpp_amount < 0 || m.dpp_amount > 15) fail(text, t, "row_newbcast lanes are 0-15");
+  } else if (key == "row_bcast") m.dpp = to_int(text, v) == 15 ? Dpp::row_bcast15 : Dpp::row_bcast31;
   else if (key == "row_mask") m.row_mask = static_cast<int>(to_int(text, v));
   else if (key == "bank_mask") m.bank_mask = static_cast<int>(to_int(text, v));
   else if (key == "bound_ctrl") m.bound_ctrl = true;  // printed (as bound_ctrl:1, or the legacy :0) only when set

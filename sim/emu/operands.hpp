@@ -48,7 +48,8 @@ enum class Sel : std::uint8_t { BYTE_0, BYTE_1, BYTE_2, BYTE_3, WORD_0, WORD_1, 
 // DPP (data-parallel primitives, GFX9 encoding): how source 0's lanes are permuted.
 enum class Dpp : std::uint8_t {
   none, quad_perm, row_shl, row_shr, row_ror, wave_shl, wave_rol, wave_shr, wave_ror, row_mirror, row_half_mirror,
-  row_bcast15, row_bcast31
+  row_bcast15, row_bcast31,
+  row_newbcast  // gfx90a+: lane dpp_amount of each row to the whole row (LLVM's 0x150+N, row_share on gfx10+)
 };
 
 struct Modifiers {

@@ -349,9 +349,14 @@ void ds_read_b64_tr(Wave& w, const Op& op, Env& e) {
 // V# (4 SGPRs): base = dword0 | dword1[15:0] << 32, stride = dword1[29:16],
 // num_records = dword2.  Address = base + soffset + instruction offset +
 // (offen ? the vaddr offset : 0) + (idxen ? vaddr index * stride : 0); with
-// both, vaddr is (index, offset).  Range check of a raw buffer (stride 0):
-// an access whose offset (soffset excluded) + size exceeds num_records reads
-// 0 and writes nothing; with a stride, an index >= num_records is out of range.
+// both, vaddr is (index, offset).  Range check: an indexed access (idxen, a
+// stride) is out of range when index >= num_records; any other access when
+// its offset (soffset excluded) + size exceeds num_records bytes, whatever
+// the stride field holds.  Out of range reads 0 and writes nothing.  [I] The
+// second rule is tilelab's reading: AMD's own gfx950 kernels (aiter's
+// topksoftmax) set a stride of 4 with num_records in bytes and rely on it to
+// drop the stores of a partial last tile, and MLIR's fat_raw_buffer_cast puts
+// a cache-swizzle stride beside a byte bound.
 struct BufferAccess {
   u64 address = 0;
   bool in_range = true;
@@ -367,15 +372,17 @@ BufferAccess buffer_address(Wave& w, const Op& op, int vaddr_i, int rsrc_i, int 
   if (m.offen) offset += vector_reg(w, vaddr, m.idxen ? 1 : 0)[l];
   BufferAccess a;
   a.address = base + scalar_u32(w, soffset) + offset + static_cast<u64>(index) * stride;
-  a.in_range = stride ? index < records : static_cast<u64>(offset) + static_cast<u64>(bytes) <= records;
+  a.in_range = m.idxen && stride ? index < records : static_cast<u64>(offset) + static_cast<u64>(bytes) <= records;
   return a;
 }
 
-template <int Bytes>
+// Narrower loads extend (Sign) or write one half (Half, the d16 forms), as global_load.
+template <int Bytes, bool Sign = false, int Half = -1>
 void buffer_load(Wave& w, const Op& op, Env& e) {
   u64 seen[kLanes];
   u64 touched = 0;  // lanes in range: the others make no memory request
   if (op.t.mods.lds) {  // LDS-DMA form: no data register
+    if (Bytes < 4) throw EmuError("the LDS-DMA form of a sub-dword buffer load is not modelled");
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
       BufferAccess a = buffer_address(w, op, 0, 1, l, Bytes);
@@ -393,19 +400,29 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     BufferAccess a = buffer_address(w, op, 1, 2, l, Bytes);
-    u32 data[Bytes / 4] = {};
+    u32 data[(Bytes + 3) / 4] = {};
     if (a.in_range) {
       seen[l] = a.address, touched |= 1ull << l;
       const std::uint8_t* p = e.memory->find(a.address, Bytes);
       if (!p) out_of_bounds("buffer load", Bytes, l, a.address);
       std::memcpy(data, p, Bytes);
     }
-    for (int i = 0; i < Bytes / 4; ++i) vector_reg(w, O(op, 0), i)[l] = data[i];
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) vector_reg(w, O(op, 0), i)[l] = data[i];
+    } else {
+      u32 v = data[0];
+      if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
+      u32& d = vector_reg(w, O(op, 0))[l];
+      if (Half < 0) d = v;
+      else if (Half == 0) d = (d & 0xffff0000u) | (v & 0xffff);
+      else d = (d & 0xffffu) | (v << 16);
+    }
   }
   if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
 }
 
-template <int Bytes>
+// Narrower stores write the low bytes, or with Half 1 the high 16 bits (d16_hi).
+template <int Bytes, int Half = 0>
 void buffer_store(Wave& w, const Op& op, Env& e) {
   u64 seen[kLanes];
   u64 touched = 0;
@@ -415,7 +432,12 @@ void buffer_store(Wave& w, const Op& op, Env& e) {
     if (!a.in_range) continue;
     std::uint8_t* p = e.memory->find(a.address, Bytes);
     if (!p) out_of_bounds("buffer store", Bytes, l, a.address);
-    for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 0), i)[l], 4);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 0), i)[l], 4);
+    } else {
+      const u32 v = vector_reg(w, O(op, 0))[l] >> (16 * Half);
+      std::memcpy(p, &v, Bytes);
+    }
     seen[l] = a.address, touched |= 1ull << l;
   }
   if (e.observer) e.observer->global_access(seen, touched, Bytes, true);
@@ -430,6 +452,15 @@ void add_memory_ops(HandlerTable& t) {
   t["global_load_lds_dword"] = global_load_lds<4>;
   t["global_load_lds_dwordx3"] = global_load_lds<12>;
   t["global_load_lds_dwordx4"] = global_load_lds<16>;
+  t["buffer_load_ubyte"] = buffer_load<1>;
+  t["buffer_load_sbyte"] = buffer_load<1, true>;
+  t["buffer_load_ushort"] = buffer_load<2>;
+  t["buffer_load_sshort"] = buffer_load<2, true>;
+  t["buffer_load_short_d16"] = buffer_load<2, false, 0>;
+  t["buffer_load_short_d16_hi"] = buffer_load<2, false, 1>;
+  t["buffer_store_byte"] = buffer_store<1>;
+  t["buffer_store_short"] = buffer_store<2>;
+  t["buffer_store_short_d16_hi"] = buffer_store<2, 1>;
   t["buffer_load_dword"] = buffer_load<4>;
   t["buffer_load_dwordx2"] = buffer_load<8>;
   t["buffer_load_dwordx3"] = buffer_load<12>;

@@ -256,6 +256,22 @@ void add_scalar_ops(HandlerTable& t) {
   t["s_waitcnt"] = [](Wave&, const Op&, Env&) {};
   t["s_nop"] = [](Wave&, const Op&, Env&) {};
   t["s_sleep"] = [](Wave&, const Op&, Env&) {};
+  // GPR indexing (GCN3+; the mode bits as LLVM's imask operand documents
+  // them: bit 0 src0, 1 src1, 2 src2, 3 dst): s_set_gpr_idx_on sets
+  // M0[7:0] = S0[7:0] and M0[15:12] = the mask and turns the mode on; the
+  // indexing itself is applied by the emulator (emulator.cpp, gpr_indexed).
+  t["s_set_gpr_idx_on"] = [](Wave& w, const Op& op, Env&) {
+    const auto mask = static_cast<std::uint32_t>(op.inst->operands.back().imm) & 15;
+    w.m0 = (w.m0 & ~0xf0ffu) | (S(w, op, 0) & 0xff) | mask << 12;
+    w.gpr_index_mode = true;
+  };
+  t["s_set_gpr_idx_off"] = [](Wave& w, const Op&, Env&) { w.gpr_index_mode = false; };
+  t["s_set_gpr_idx_idx"] = [](Wave& w, const Op& op, Env&) { w.m0 = (w.m0 & ~0xffu) | (S(w, op, 0) & 0xff); };
+  t["s_set_gpr_idx_mode"] = [](Wave& w, const Op& op, Env&) {
+    w.m0 = (w.m0 & ~0xf000u) | (static_cast<std::uint32_t>(op.inst->operands.back().imm) & 15) << 12;
+  };
+  // s_setvskip S0, S1: VSKIP = bit S1[4:0] of S0.
+  t["s_setvskip"] = [](Wave& w, const Op& op, Env&) { w.vskip = (S(w, op, 0) >> (S(w, op, 1) & 31)) & 1; };
   t["s_setprio"] = [](Wave& w, const Op& op, Env&) { w.priority = static_cast<int>(S(w, op, 0) & 3); };
   // A deterministic clock: the wave's executed instruction count.
   // s_memtime: the cycle model's clock when one drives the run, else the wave's instruction count.

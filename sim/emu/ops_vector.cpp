@@ -55,6 +55,7 @@ int dpp_source(const Modifiers& m, int l) {
     case Dpp::row_half_mirror: return (l & ~7) | (7 - (l & 7));
     case Dpp::row_bcast15: return row ? row - 1 : -1;
     case Dpp::row_bcast31: return l >= 32 ? 31 : -1;
+    case Dpp::row_newbcast: return row | m.dpp_amount;
     default: return l;
   }
 }

@@ -27,6 +27,12 @@ struct Wave {
   int id = 0;            // wave number within its workgroup
   std::array<std::uint32_t, 3> workgroup{};  // its workgroup's id (for messages)
   int priority = 0;      // s_setprio (kept for the cycle model)
+  // MODE.gpr_idx_en (s_set_gpr_idx_on/off): while set, the VGPR operands that
+  // M0[15:12] selects (src0, src1, src2, dst) of vector ALU instructions are
+  // offset by M0[7:0].
+  bool gpr_index_mode = false;
+  // VSKIP (s_setvskip): while set, vector instructions (VALU, VMEM, LDS) are skipped.
+  bool vskip = false;
   std::uint64_t executed = 0;
 
   std::uint32_t* vgpr(int r) { return &v[static_cast<std::size_t>(r) * kLanes]; }

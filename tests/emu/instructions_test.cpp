@@ -411,6 +411,117 @@ TEST(EmuInstructions, BufferLoadStoreWithRangeCheck) {
   }
 }
 
+// Sub-dword buffer forms: d16 writes the low half and keeps the high one,
+// ushort/sbyte extend.  With a stride in the V# but no idxen (how AMD's
+// hand-written kernels set it), the bound is num_records bytes: lanes whose
+// offset + size passes it read 0 and store nothing.
+TEST(EmuInstructions, BufferSubDwordFormsAndByteBoundWithAStride) {
+  Snippet s("buffer_load_short_d16 v0, v1, s[4:7], 0 offen\nbuffer_load_sbyte v2, v1, s[4:7], 0 offen offset:1\n"
+            "buffer_load_ushort v3, v1, s[4:7], 0 offen\nbuffer_store_short v4, v1, s[4:7], 0 offen offset:128\n"
+            "buffer_load_short_d16_hi v5, v1, s[4:7], 0 offen");
+  std::uint64_t buf = s.memory.allocate(256, "buf");
+  std::vector<std::uint8_t> data(256);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(0x80 + 3 * i);
+  s.memory.write(buf, data.data(), data.size());
+  emu::Wave& w = s.wave();
+  w.s[4] = static_cast<std::uint32_t>(buf);
+  w.s[5] = (static_cast<std::uint32_t>(buf >> 32) & 0xffff) | 4u << 16;  // stride 4, as aiter's kernels set it
+  w.s[6] = 200;                                                            // bytes
+  for (int l = 0; l < 64; ++l) {
+    w.vgpr(1)[l] = 2u * static_cast<std::uint32_t>(l);
+    w.vgpr(0)[l] = w.vgpr(5)[l] = 0xabcd1234u;
+    w.vgpr(4)[l] = 0x5000u + static_cast<std::uint32_t>(l);
+  }
+  s.run();
+  auto half = [&](int at) { return static_cast<std::uint32_t>(data[static_cast<std::size_t>(at)] | data[static_cast<std::size_t>(at + 1)] << 8); };
+  for (int l = 0; l < 64; ++l) {
+    const int at = 2 * l;
+    const bool in = at + 2 <= 200;
+    ASSERT_EQ(w.vgpr(0)[l], 0xabcd0000u | (in ? half(at) : 0u)) << l;
+    ASSERT_EQ(w.vgpr(5)[l], 0x1234u | (in ? half(at) : 0u) << 16) << l;
+    ASSERT_EQ(w.vgpr(3)[l], in ? half(at) : 0u) << l;
+    const auto byte = static_cast<std::int8_t>(data[static_cast<std::size_t>(at + 1)]);
+    ASSERT_EQ(w.vgpr(2)[l], at + 1 + 1 <= 200 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(byte)) : 0u) << l;
+  }
+  std::vector<std::uint8_t> after(256);
+  s.memory.read(buf, after.data(), after.size());
+  for (int at = 128; at < 256; at += 2) {
+    const int l = (at - 128) / 2;
+    const bool in = at + 2 <= 200;
+    ASSERT_EQ(after[static_cast<std::size_t>(at)], in ? (0x00 + l) & 0xff : data[static_cast<std::size_t>(at)]) << at;
+    ASSERT_EQ(after[static_cast<std::size_t>(at + 1)], in ? 0x50 : data[static_cast<std::size_t>(at + 1)]) << at;
+  }
+}
+
+// row_newbcast:N (gfx90a+): every lane of a row reads lane N of its row;
+// row_mask still limits the rows written.
+TEST(EmuInstructions, DppRowNewbcastBroadcastsALaneOfEachRow) {
+  Snippet s("v_mov_b32_dpp v2, v1 row_newbcast:5 row_mask:0xf bank_mask:0xf\n"
+            "v_mul_f32_dpp v3, v4, v5 row_newbcast:13 row_mask:0x5 bank_mask:0xf");
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(1)[l] = 100u + static_cast<std::uint32_t>(l);
+    s.wave().vgpr(4)[l] = bits(static_cast<float>(l));
+    s.wave().vgpr(5)[l] = bits(2.0f);
+    s.wave().vgpr(3)[l] = 7;
+  }
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    const int row = l / 16;
+    ASSERT_EQ(s.wave().vgpr(2)[l], 100u + static_cast<std::uint32_t>(16 * row + 5)) << l;
+    ASSERT_EQ(s.wave().vgpr(3)[l], row % 2 ? 7u : bits(2.0f * static_cast<float>(16 * row + 13))) << l;
+  }
+}
+
+// GPR indexing: s_set_gpr_idx_on puts the index in M0[7:0] and the operand
+// mask in M0[15:12]; the VGPRs it selects are moved by the index until
+// s_set_gpr_idx_off.  DST moves v_writelane's destination (AMD's topk kernels
+// do this), SRC0 moves v_mov's source; SGPRs and unselected operands stay.
+TEST(EmuInstructions, GprIndexingMovesTheSelectedVgprs) {
+  Snippet s("s_set_gpr_idx_on s2, gpr_idx(DST)\nv_writelane_b32 v10, s3, 7\ns_set_gpr_idx_off\n"
+            "s_set_gpr_idx_on s4, gpr_idx(SRC0)\nv_add_u32_e32 v20, v30, v31\ns_set_gpr_idx_off\n"
+            "v_mov_b32_e32 v21, v30\ns_mov_b32 s5, m0");
+  emu::Wave& w = s.wave();
+  w.s[2] = 0x105;  // index 5 (bits 7:0 only)
+  w.s[3] = 42;
+  w.s[4] = 3;
+  for (int l = 0; l < 64; ++l) {
+    w.vgpr(30)[l] = 1000u + static_cast<std::uint32_t>(l), w.vgpr(33)[l] = 2000u + static_cast<std::uint32_t>(l);
+    w.vgpr(31)[l] = 1;
+  }
+  s.run();
+  EXPECT_EQ(w.vgpr(15)[7], 42u);
+  EXPECT_EQ(w.vgpr(10)[7], 0u);
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(w.vgpr(20)[l], 2001u + static_cast<std::uint32_t>(l)) << l;  // v33 + v31: src1 not indexed
+    ASSERT_EQ(w.vgpr(21)[l], 1000u + static_cast<std::uint32_t>(l)) << l;  // indexing off again
+  }
+  EXPECT_EQ(w.s[5], 3u | 1u << 12);  // M0 keeps the last index and mask
+}
+
+TEST(EmuInstructions, GprIndexPastV255IsAnError) {
+  Snippet s("s_set_gpr_idx_on s2, gpr_idx(DST)\nv_mov_b32_e32 v250, 1");
+  s.wave().s[2] = 6;
+  try {
+    s.run();
+    FAIL() << "an indexed write past v255 ran";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("GPR-indexed v250 + M0 index 6 is past v255"), std::string::npos) << e.what();
+  }
+}
+
+// s_setvskip S0, S1 sets VSKIP to bit S1 of S0; vector instructions (VALU,
+// memory, LDS) are skipped while it is set, scalar ones run.
+TEST(EmuInstructions, SetvskipSkipsVectorInstructions) {
+  Snippet s("s_setvskip s2, 1\nv_mov_b32_e32 v0, 5\ns_mov_b32 s3, 9\ns_setvskip s2, 0\nv_mov_b32_e32 v1, 6\n"
+            "s_setvskip 0, 0\nv_mov_b32_e32 v2, 7");
+  s.wave().s[2] = 2;  // bit 1 set, bit 0 clear
+  s.run();
+  EXPECT_EQ(s.wave().vgpr(0)[0], 0u);
+  EXPECT_EQ(s.wave().s[3], 9u);
+  EXPECT_EQ(s.wave().vgpr(1)[0], 6u);
+  EXPECT_EQ(s.wave().vgpr(2)[0], 7u);
+}
+
 // The emulator's MX element decoding against kernels/common/mx_formats (an
 // independent implementation): every E4M3, E5M2 and E8M0 code, every E2M1 code.
 TEST(EmuInstructions, MxElementDecodingEveryCode) {
