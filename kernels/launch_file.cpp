@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -112,6 +113,9 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
     } else if (a.fill == "file") {
       a.file = bt->get("path") ? bt->get("path")->value_or(std::string()) : "";
       if (a.file.empty()) fail(file, b, "file needs path");
+      // A relative path is the launch file's neighbour, wherever tilelab runs from.
+      if (std::filesystem::path(a.file).is_relative())
+        a.file = (std::filesystem::path(file).parent_path() / a.file).lexically_normal().string();
       std::ifstream probe(a.file, std::ios::binary);
       if (!probe) fail(file, b, "cannot read '" + a.file + "'");
     } else if (a.fill != "zeros") {
@@ -122,7 +126,8 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
       a.save = **s->as_boolean();
     }
   } else if (const toml::node* v = t->get("value")) {
-    if (pointer) fail(file, v, "argument '" + key + "' is a buffer: give buffer = { ... }");
+    if (pointer && !(v->is_integer() && **v->as_integer() == 0))
+      fail(file, v, "argument '" + key + "' is a buffer: give buffer = { ... } (or value = 0, a null pointer)");
     if (t->get("save")) fail(file, t->get("save"), "only buffers are saved");
     if (v->is_integer()) {
       a.int_value = **v->as_integer();
