@@ -153,6 +153,23 @@ launch_refused missing 2 "missing.toml: argument 'n' (@32) of scale_rows is not 
   sh -c "grep -v '^value = 1000' | sed 's/^\[args.n\]//'"
 launch_refused grid0 2 "grid0.toml:4: grid values must be integers from 1 to 2^31-1" \
   sed 's/^grid = \[16, 1, 1\]/grid = [0, 1, 1]/'
+launch_refused pointer_value 2 "pointer_value.toml:9: argument 'in' is a buffer: give buffer = { ... } (or value = 0, a null pointer)" \
+  sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 5/' | grep -v '^save = true'"
+# value = 0 is a null pointer: accepted, and the kernel's first load through it is the error.
+launch_refused null_in 1 "global load of 4 bytes at 0x0 (lane 0) is outside every buffer" \
+  sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 0/' | sed '10d'"
+# A file's path is relative to the launch file, wherever tilelab runs from.
+mkdir -p "$tmp/inputs"
+/usr/bin/python3 -c 'import sys, struct; open(sys.argv[1], "wb").write(struct.pack("<1000I", *range(7, 1007)))' "$tmp/inputs/in.u32"
+sed 's|^buffer = { bytes = 4000, fill = "random", dtype = "u32" }|buffer = { bytes = 4000, fill = "file", path = "inputs/in.u32" }|' \
+  < "$launch" > "$tmp/from_file.toml"
+handwritten_abs=$(cd "$(dirname "$handwritten")" && pwd)/$(basename "$handwritten")
+out=$(cd / && "$tilelab" sim "$handwritten_abs" --launch "$tmp/from_file.toml" --functional --save "$tmp/from_file" 2>&1); rc=$?
+check "launch file path beside the launch file exit" 0 "$rc"
+check "launch file path beside the launch file output" "14 2012" "$(/usr/bin/python3 -c '
+import sys, struct
+b = struct.unpack("<1000I", open(sys.argv[1] + "/out.bin", "rb").read())
+print(b[0], b[-1])' "$tmp/from_file")"
 # Opcode coverage: what stands between a set of code objects and a run.
 run disasm --coverage "$code_objects"/gfx950/*.hsaco "$handwritten"
 check "coverage exit" 0 "$rc"
