@@ -11,14 +11,18 @@ std::vector<std::uint8_t> read_code_object(const std::string& path) {
   return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace tilelab::hw
-
-namespace tilelab::hw {
-
 void check_code_object_arch(const DeviceInfo& info, const std::string& code_arch) {
   if (code_arch != info.arch)
     throw DeviceError("the code object is built for " + code_arch + ", the device (" + info.name + ") is " +
                       info.arch);
+}
+
+std::vector<std::uint8_t> argument_buffer(const Kernel& kernel, const std::vector<std::uint64_t>& arguments) {
+  try {
+    return isa::pack_arguments(kernel.arguments, arguments, kernel.name);
+  } catch (const isa::IsaError& e) {
+    throw DeviceError(e.what());
+  }
 }
 
 }  // namespace tilelab::hw

@@ -97,4 +97,8 @@ std::vector<std::uint8_t> read_code_object(const std::string& path);
 // a code object built for `code_arch` when it differs.
 void check_code_object_arch(const DeviceInfo& info, const std::string& code_arch);
 
+// The kernel's argument buffer (isa::pack_arguments) for a launch; a wrong
+// argument list is a DeviceError naming the kernel.
+std::vector<std::uint8_t> argument_buffer(const Kernel& kernel, const std::vector<std::uint64_t>& arguments);
+
 }  // namespace tilelab::hw

@@ -136,12 +136,7 @@ class HipDevice final : public Device {
     r_.check(r_.api.hipMemsetD8(reinterpret_cast<void*>(dst), value, bytes), "hipMemsetD8");
   }
   void launch(const Kernel& k, Dim3 g, Dim3 b, unsigned dynamic_lds, const std::vector<std::uint64_t>& arguments) override {
-    std::vector<std::uint8_t> buffer;
-    try {
-      buffer = isa::pack_arguments(k.arguments, arguments, k.name);
-    } catch (const isa::IsaError& e) {
-      throw DeviceError(e.what());
-    }
+    std::vector<std::uint8_t> buffer = argument_buffer(k, arguments);
     std::size_t size = buffer.size();
     void* extra[] = {kLaunchParamBufferPointer, buffer.data(), kLaunchParamBufferSize, &size, kLaunchParamEnd};
     r_.check(r_.api.hipModuleLaunchKernel(k.handle, g.x, g.y, g.z, b.x, b.y, b.z, dynamic_lds, nullptr, nullptr, extra),

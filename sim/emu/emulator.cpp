@@ -177,12 +177,17 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
 
 namespace {
 
-// VALU, MFMA, vector memory and LDS: what VSKIP skips.  GPR indexing applies
-// to the vector ALU ones only (v_*).
+// Vector ALU (VALU, transcendental, MFMA): what GPR indexing moves.
+bool is_vector_alu(const Op& op) {
+  const isa::InstClass c = op.inst->cls;
+  return c == isa::InstClass::VALU || c == isa::InstClass::TRANS || c == isa::InstClass::MFMA;
+}
+
+// The vector ALU, vector memory and LDS: what VSKIP skips.
 bool is_vector_instruction(const Op& op) {
-  const std::string& b = op.t.base;
-  return b.starts_with("v_") || b.starts_with("global_") || b.starts_with("buffer_") || b.starts_with("ds_") ||
-         b.starts_with("flat_") || b.starts_with("scratch_");
+  const isa::InstClass c = op.inst->cls;
+  return is_vector_alu(op) || c == isa::InstClass::LDS || c == isa::InstClass::LDS_DMA ||
+         c == isa::InstClass::VMEM_LOAD || c == isa::InstClass::VMEM_STORE;
 }
 
 // The instruction with its indexed VGPR operands moved by M0[7:0]: the
@@ -190,7 +195,7 @@ bool is_vector_instruction(const Op& op) {
 // the destinations) when bit 12 + k is.  An index past v255 is an error, not
 // the hardware's silent v0.
 Op gpr_indexed(const Op& op, std::uint32_t m0) {
-  if (!op.t.base.starts_with("v_")) return op;
+  if (!is_vector_alu(op)) return op;
   Op out = op;
   const int defs = static_cast<int>(std::count_if(op.inst->operands.begin(), op.inst->operands.end(),
                                                   [](const isa::Operand& o) { return o.is_def; }));

@@ -47,8 +47,18 @@ u64 lane_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std
                  std::to_string(lane) + ") is outside every buffer");
 }
 
-// Loads of `Bytes` per lane into Dwords registers; narrower loads zero- or
-// sign-extend (Sign) or, for the d16 forms, write one half (Half: 0 low, 1 high).
+// A narrower load's `Bytes` (in the low bits of v) into its register: zero-
+// or sign-extended (Sign), or for the d16 forms into one half (Half: 0 low,
+// 1 high), the other half kept.
+template <int Bytes, bool Sign, int Half>
+void write_narrow(u32& d, u32 v) {
+  if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
+  if (Half < 0) d = v;
+  else if (Half == 0) d = (d & 0xffff0000u) | (v & 0xffff);
+  else d = (d & 0xffffu) | (v << 16);
+}
+
+// Loads of `Bytes` per lane into Dwords registers; narrower ones through write_narrow.
 template <int Bytes, bool Sign = false, int Half = -1>
 void global_load(Wave& w, const Op& op, Env& e) {
   const Operand &dst = O(op, 0), &vaddr = O(op, 1), &saddr = O(op, 2);
@@ -64,11 +74,7 @@ void global_load(Wave& w, const Op& op, Env& e) {
     } else {
       u32 v = 0;
       std::memcpy(&v, p, Bytes);
-      if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
-      u32& d = vector_reg(w, dst)[l];
-      if (Half < 0) d = v;
-      else if (Half == 0) d = (d & 0xffff0000u) | (v & 0xffff);
-      else d = (d & 0xffffu) | (v << 16);
+      write_narrow<Bytes, Sign, Half>(vector_reg(w, dst)[l], v);
     }
   }
   if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
@@ -410,12 +416,7 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
     if constexpr (Bytes >= 4) {
       for (int i = 0; i < Bytes / 4; ++i) vector_reg(w, O(op, 0), i)[l] = data[i];
     } else {
-      u32 v = data[0];
-      if (Sign) v = Bytes == 1 ? static_cast<u32>(static_cast<std::int8_t>(v)) : static_cast<u32>(static_cast<std::int16_t>(v));
-      u32& d = vector_reg(w, O(op, 0))[l];
-      if (Half < 0) d = v;
-      else if (Half == 0) d = (d & 0xffff0000u) | (v & 0xffff);
-      else d = (d & 0xffffu) | (v << 16);
+      write_narrow<Bytes, Sign, Half>(vector_reg(w, O(op, 0))[l], data[0]);
     }
   }
   if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
