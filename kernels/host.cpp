@@ -21,6 +21,8 @@ const Entry kHosts[] = {
     {"grouped_gemm_bf16", grouped_gemm_bf16_host},
     {"gemm_mxfp8", gemm_mxfp8_host},
     {"gemm_mxfp4", gemm_mxfp4_host},
+    {"gemm_mxfp8_32x32", gemm_mxfp8_host},  // the same arguments and reference, the 32x32x64 MFMA atom
+    {"gemm_mxfp4_32x32", gemm_mxfp4_host},
     {"attention_fwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 64); }},
     {"attention_fwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 128); }},
 #define TILELAB_MICRO(name) \

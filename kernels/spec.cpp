@@ -57,8 +57,8 @@ const std::vector<KernelSpec>& all_specs() {
     for (auto& t : topk_specs()) s.push_back(std::move(t));
     s.push_back(gemm_bf16_spec());
     s.push_back(grouped_gemm_bf16_spec());
-    s.push_back(gemm_mxfp8_spec());
-    s.push_back(gemm_mxfp4_spec());
+    for (auto& m : gemm_mxfp8_specs()) s.push_back(std::move(m));
+    for (auto& m : gemm_mxfp4_specs()) s.push_back(std::move(m));
     for (auto& a : attention_fwd_specs()) s.push_back(std::move(a));
     for (auto& m : micro_specs()) s.push_back(std::move(m));
     return s;

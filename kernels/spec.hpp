@@ -110,8 +110,8 @@ KernelSpec rmsnorm_spec();
 std::vector<KernelSpec> topk_specs();
 KernelSpec gemm_bf16_spec();
 KernelSpec grouped_gemm_bf16_spec();
-KernelSpec gemm_mxfp8_spec();
-KernelSpec gemm_mxfp4_spec();
+std::vector<KernelSpec> gemm_mxfp8_specs();
+std::vector<KernelSpec> gemm_mxfp4_specs();
 std::vector<KernelSpec> attention_fwd_specs();
 std::vector<KernelSpec> micro_specs();
 

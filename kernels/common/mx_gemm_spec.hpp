@@ -2,7 +2,8 @@
 // the same 128x128x128 block tile over 4 waves, double-buffered A and B tiles
 // in LDS, 16-byte copy chunks and operand reads; what differs is how many
 // bytes a tile row holds (K elements at 8 or 4 bits), hence the copy layout,
-// the swizzle and the MFMA operand width.
+// the swizzle and the MFMA operand width.  Each is built with two MFMA atoms:
+// 16x16x128 (4 x 4 atoms per wave) and 32x32x64 (2 x 2 atoms, two per K step).
 #pragma once
 #include "kernels/spec.hpp"
 
@@ -13,6 +14,7 @@ struct MxGemmVariant {
   int bits = 8;                                // per element
   Swizzle swizzle;
   std::string mfma_atom, operand_values;
+  int atom = 16;  // the MFMA's R x R output tile: 16 (16x16x128) or 32 (32x32x64)
 };
 
 KernelSpec mx_gemm_spec(const MxGemmVariant& v);

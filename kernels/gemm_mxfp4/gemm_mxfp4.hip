@@ -27,4 +27,18 @@ extern "C" __global__ __launch_bounds__(mx_gemm_tile::kThreads) void gemm_mxfp4(
   (void)M;  // the grid covers M: blockIdx.y < M / 128
   mx_gemm_tile::gemm</*bits*/ 4, /*format*/ 4, 2, 4, 3>(C, A, scale_a, B, scale_b, N, K);
 }
+
+// The same GEMM with the 32x32x64 MFMA atom (kernels/common/mx_gemm_tile.hpp,
+// Atom<32>): each wave's 64x64 of C is 2x2 atoms, two MFMAs per K step of 128.
+// Its operand read (one chunk of 32 consecutive 64-byte rows per half-wave)
+// conflicts 2-way under Sw<2,4,3>; Sw<2,4,4> (chunk c of row r at
+// c ^ ((r/4) % 4)) is conflict-free for it and the copy (`tilelab swizzle
+// --tile 128,64 --read-tv '(32,2):(1,32)' '(1,16)'`, the rest as above).
+extern "C" __global__ __launch_bounds__(mx_gemm_tile::kThreads) void gemm_mxfp4_32x32(
+    tl::bf16* __restrict__ C, const unsigned char* __restrict__ A, const unsigned char* __restrict__ scale_a,
+    const unsigned char* __restrict__ B, const unsigned char* __restrict__ scale_b, int M, int N, int K TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
+  (void)M;
+  mx_gemm_tile::gemm</*bits*/ 4, /*format*/ 4, 2, 4, 4, /*atom*/ 32>(C, A, scale_a, B, scale_b, N, K);
+}
 #endif

@@ -27,4 +27,20 @@ extern "C" __global__ __launch_bounds__(mx_gemm_tile::kThreads) void gemm_mxfp8(
   (void)M;  // the grid covers M: blockIdx.y < M / 128
   mx_gemm_tile::gemm</*bits*/ 8, /*format*/ 0, 3, 4, 3>(C, A, scale_a, B, scale_b, N, K);
 }
+
+// The same GEMM with the 32x32x64 MFMA atom (kernels/common/mx_gemm_tile.hpp,
+// Atom<32>): each wave's 64x64 of C is 2x2 atoms, two MFMAs per K step of 128.
+// Lanes 0-31 read one chunk of 32 consecutive rows, which Sw<3,4,3> leaves
+// 2-way conflicting (rows r and r+8 on the same banks); Sw<3,4,4> (chunk c of
+// row r at c ^ ((r/2) % 8)) is conflict-free for that read and the copy
+// (`tilelab swizzle --arch gfx950 --tile 128,128 --elem-bytes 1 --write-tv
+// '(32,8):(8,1)' '(1,16)' --write-inst ds_write_b128 --read-tv '(32,2):(1,32)'
+// '(1,16)' --read-inst ds_read_b128`).
+extern "C" __global__ __launch_bounds__(mx_gemm_tile::kThreads) void gemm_mxfp8_32x32(
+    tl::bf16* __restrict__ C, const unsigned char* __restrict__ A, const unsigned char* __restrict__ scale_a,
+    const unsigned char* __restrict__ B, const unsigned char* __restrict__ scale_b, int M, int N, int K TL_WAVE_STAMPS_PARAM) {
+  TL_WAVE_STAMPS();
+  (void)M;
+  mx_gemm_tile::gemm</*bits*/ 8, /*format*/ 0, 3, 4, 4, /*atom*/ 32>(C, A, scale_a, B, scale_b, N, K);
+}
 #endif
