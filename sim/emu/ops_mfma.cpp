@@ -149,8 +149,9 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, 
 }
 
 // Operands: D, A, B, C, scale A, scale B; the scale byte of A is op_sel[0] +
-// 2*op_sel_hi[0], of B op_sel[1] + 2*op_sel_hi[1] (LLVM's encoding of the
-// intrinsic's 2-bit selectors [?]: only byte 0 is exercised by the kernels).
+// 2*op_sel_hi[0], of B op_sel[1] + 2*op_sel_hi[1] ([O] arch-facts: ISA §7.2.1
+// and LLVM's encoding; gemm_mx*_32x32 use bytes 0 and 2, and a test selects
+// each of the four).
 // The unscaled form (D, A, B, C) is the same product with every scale 1.
 // C/D as every dense MFMA here: element (4G(r/4) + 4g + r%4, j) in register r,
 // lane Rg + j (G = 64/R).

@@ -861,3 +861,60 @@ TEST(EmuInstructions, UnscaledMfma32x32x64IsTheScaledOneAtScaleOne) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// OPSEL of v_mfma_scale_f32_32x32x64_f8f6f4 (arch-facts, CDNA4 ISA §7.2.1):
+// the 2-bit code {op_sel_hi, op_sel} picks one byte of each scale VGPR for
+// all lanes.  A one-hot 1.0 at (i, k) and B one-hot 1.0 at (k, j) (E4M3);
+// A's scale VGPR in lane i + 32(k/32) holds 2^(b+1) in byte b, B's in lane
+// j + 32(k/32) holds 2^(4b+4): D(i, j) = 2^(sa+1) * 2^(4sb+4) names both
+// selected bytes, and every other output is 0.
+TEST(EmuInstructions, ScaledMfma32x32x64OpselPicksEachScaleByte) {
+  for (int sa = 0; sa < 4; ++sa)
+    for (int sb = 0; sb < 4; ++sb) {
+      const std::string sel = " op_sel:[" + std::to_string(sa & 1) + "," + std::to_string(sb & 1) + ",0] op_sel_hi:[" +
+                              std::to_string(sa >> 1) + "," + std::to_string(sb >> 1) + ",0]";
+      Snippet s("v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], 0, v40, v41" + sel);
+      const int i = (5 * sa + 3 * sb) % 32, k = (7 + 13 * (sa + sb)) % 64, j = (11 * sb + sa) % 32;
+      for (int l = 0; l < 64; ++l) s.wave().vgpr(40)[l] = s.wave().vgpr(41)[l] = 0x7f7f7f7f;  // 1.0 in every byte
+      std::uint32_t a_scales = 0, b_scales = 0;
+      for (int b = 0; b < 4; ++b) a_scales |= (127u + b + 1) << (8 * b), b_scales |= (127u + 4 * b + 4) << (8 * b);
+      s.wave().vgpr(40)[i + 32 * (k / 32)] = a_scales;
+      s.wave().vgpr(41)[j + 32 * (k / 32)] = b_scales;
+      const int g = (k % 32) / 16, byte = k < 32 ? k % 16 : 16 + k % 16;
+      s.wave().vgpr(16 + byte / 4)[i + 32 * g] = 0x38u << (8 * (byte % 4));  // E4M3 1.0
+      s.wave().vgpr(24 + byte / 4)[j + 32 * g] = 0x38u << (8 * (byte % 4));
+      s.run();
+      const float want = std::ldexp(1.0f, sa + 1 + 4 * sb + 4);
+      for (int r = 0; r < 32; ++r)
+        for (int c = 0; c < 32; ++c)
+          ASSERT_EQ(s.wave().vgpr((r % 4) + 4 * (r / 8))[c + 32 * ((r / 4) % 2)], bits(r == i && c == j ? want : 0.0f))
+              << "op_sel " << sa << "," << sb << " at " << r << "," << c;
+    }
+}
+
+// A scale byte of 0 is 2^-127, not zero (E8M0 has no zero), and 0xFF is NaN:
+// A = 256 (E4M3 0x78) at scale byte 0 times B = 1.0 at scale 2^127 (byte 254)
+// is 256; with A's scale byte 0xFF the product is NaN.
+TEST(EmuInstructions, ScaledMfma32x32x64ScaleByteZeroIsTwoToTheMinus127) {
+  for (std::uint32_t a_scale : {0x00u, 0xffu}) {
+    Snippet s("v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], 0, v40, v41 op_sel_hi:[0,0,0]");
+    for (int l = 0; l < 64; ++l) s.wave().vgpr(40)[l] = s.wave().vgpr(41)[l] = 127;
+    s.wave().vgpr(40)[3] = a_scale;   // row 3, K-block 0
+    s.wave().vgpr(41)[9] = 254;       // column 9, K-block 0: 2^127
+    s.wave().vgpr(16)[3] = 0x78;      // A(3, k = 0) = 256
+    s.wave().vgpr(24)[9] = 0x38;      // B(k = 0, 9) = 1.0
+    s.run();
+    const float d = std::bit_cast<float>(s.wave().vgpr(3)[9]);  // D(3, 9): register 3, lane 9
+    if (a_scale == 0) {
+      EXPECT_EQ(d, 256.0f);
+    } else {
+      EXPECT_TRUE(std::isnan(d)) << d;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilelab

@@ -34,6 +34,8 @@ const std::vector<Case> kCases = {
 const std::vector<Case> kMxCases = {
     {"gemm_mxfp8", {128, 128, 128}}, {"gemm_mxfp8", {256, 128, 256}},
     {"gemm_mxfp4", {128, 128, 128}}, {"gemm_mxfp4", {128, 256, 256}},
+    {"gemm_mxfp8_32x32", {128, 128, 128}}, {"gemm_mxfp8_32x32", {256, 128, 384}},
+    {"gemm_mxfp4_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 256, 128}},
 };
 
 TEST(EmuKernels, MatchTheirReferences) {
@@ -121,8 +123,11 @@ TEST(EmuKernels, AttentionCausalMaskMatters) {
 // design check says: conflict cycles per wave-instruction, per instruction kind.
 TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
   for (const auto& [kernel, shape] : std::vector<std::pair<std::string, std::vector<long long>>>{
-           {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}}}) {
+           {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}},
+           {"gemm_mxfp8_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 128, 256}}}) {
   for (const char* arch : {"gfx950", "gfx942"}) {
+    const auto& archs = kernels::find_spec(kernel).archs;
+    if (std::find(archs.begin(), archs.end(), arch) == archs.end()) continue;
     kernels::EmulatedRun r = kernels::run_emulated(kernel, arch, shape, 1);
     kernels::DesignReport d = kernels::design_check(kernels::find_spec(kernel), arch::load_arch(arch), std::nullopt, shape);
     std::map<std::string, std::pair<double, double>> emulated, designed;  // kind -> (instructions, conflicts)

@@ -319,6 +319,36 @@ TEST(DesignCheck, GemmSwizzleRemovesEveryConflict) {
   }
 }
 
+// The 32x32x64 atom's operand read: lanes 0-31 take one 16-byte chunk of 32
+// consecutive rows (lanes 32-63 the next chunk).  Under the 16x16 atom's
+// Sw<3,4,3> on 128-byte rows the chunk's 16-byte bank group is
+// 8(r%2) + (c ^ (r%8)), so rows r and r+8, r+24 meet: gfx950's first
+// ds_read_b128 pass (lanes 0-3, 12-15, 20-27) holds the pairs {0,24} .. {3,27}
+// and {12,20} .. {15,23}, 2-way: 1 conflict cycle per pass, 4 passes x 16
+// instructions = 64 per tile, 128 for A and B.  FP4 (64-byte rows, Sw<2,4,3>):
+// 32 per tile, 64.  The kernels' Sw<3,4,4> and Sw<2,4,4> remove them all.
+TEST(DesignCheck, MxGemm32x32SwizzleRemovesTheOperandConflicts) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  for (const std::string kernel : {"gemm_mxfp8_32x32", "gemm_mxfp4_32x32"}) {
+    KernelSpec spec = find_spec(kernel);
+    const bool fp4 = kernel == "gemm_mxfp4_32x32";
+    EXPECT_EQ(to_string(*spec.lds[0].swizzle), fp4 ? "Sw<2,4,4>" : "Sw<3,4,4>");
+    const DesignReport clean = design_check(spec, a);
+    EXPECT_EQ(clean.conflict_cycles, 0) << kernel;
+    EXPECT_TRUE(clean.problems.empty()) << kernel;
+    for (auto& b : spec.lds) b.swizzle = find_spec(fp4 ? "gemm_mxfp4" : "gemm_mxfp8").lds[0].swizzle;
+    const DesignReport sixteen = design_check(spec, a);
+    EXPECT_EQ(sixteen.accesses[0].conflict_cycles + sixteen.accesses[1].conflict_cycles, 0) << kernel;
+    EXPECT_EQ(sixteen.accesses[2].conflict_cycles, fp4 ? 32 : 64) << kernel;
+    EXPECT_EQ(sixteen.conflict_cycles, fp4 ? 64 : 128) << kernel;
+  }
+  // One K step of 128: 4 waves x 2 x 2 atoms x 2 MFMAs of K 64 = 32 MFMAs of
+  // 64 cycles (FP8) or 32 (FP4) on 4 SIMDs: the 16x16x128 tile's 512 and 256.
+  const std::vector<long long> one_step{128, 128, 128};
+  EXPECT_EQ(design_check(find_spec("gemm_mxfp8_32x32"), a, std::nullopt, one_step).bound->mfma_cycles, 32 * 64 / 4);
+  EXPECT_EQ(design_check(find_spec("gemm_mxfp4_32x32"), a, std::nullopt, one_step).bound->mfma_cycles, 32 * 32 / 4);
+}
+
 // By hand, gemm_bf16 at 512x512x512 on gfx950: 16 workgroups, 8 K steps;
 // per step 4 waves x 32 MFMAs of 16 cycles on 4 SIMDs = 512 cycles; LDS per
 // step 2 x 128 (writes) + 2 x 64 (reads) = 384 cycles; global per workgroup
