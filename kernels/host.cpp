@@ -25,6 +25,7 @@ const Entry kHosts[] = {
     {"gemm_mxfp4_32x32", gemm_mxfp4_host},
     {"attention_fwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 64); }},
     {"attention_fwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 128); }},
+    {"attention_fwd_d256", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 256); }},
 #define TILELAB_MICRO(name) \
   {#name, [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return micro_host(#name, d, s, seed); }}
     TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128), TILELAB_MICRO(lds_read_b64_tr_b16),

@@ -1,5 +1,5 @@
-// attention_fwd_d64 / _d128's host: Q, K, V
-// drawn from the seed (bf16 in [-1, 1]), grid (S / 128, BH) of 512
+// attention_fwd_d64 / _d128 / _d256's host: Q, K, V
+// drawn from the seed (bf16 in [-1, 1]), grid (S / 128, BH) (S / 64 for D = 256) of 512
 // work-items; arguments (O, lse, Q, K, V, S, causal).
 //
 // Error: max |O - O_ref| / max |O_ref| over the head's outputs (attention
@@ -25,7 +25,8 @@ HostLaunch attention_fwd_host(hw::Device& d, const std::vector<long long>& shape
   const std::uint64_t d_o = d.allocate(2 * n, "O"), d_lse = d.allocate(4 * rows, "lse"), d_q = upload(d, Q, "Q"),
                       d_k = upload(d, K, "K"), d_v = upload(d, V, "V");
   HostLaunch l;
-  l.grid = {static_cast<unsigned>(S / 128), static_cast<unsigned>(BH), 1};
+  const int q_rows = D == 256 ? 64 : 128;  // query rows per workgroup (D = 256 splits D across wave pairs)
+  l.grid = {static_cast<unsigned>(S / q_rows), static_cast<unsigned>(BH), 1};
   l.block = {512, 1, 1};
   l.arguments = {d_o, d_lse, d_q, d_k, d_v, static_cast<std::uint32_t>(S), causal ? 1u : 0u};
   // Q·K^T and P·V, 2 flops per multiply-add each; causal masking halves them.

@@ -1,4 +1,5 @@
-// attention_fwd's layout spec (the design of attention_fwd.hip), D = 64 and 128.
+// attention_fwd's layout specs: D = 64 and 128 (attention_fwd.hip) and D = 256
+// with the head dimension split across wave pairs (attention_fwd_d256.hip).
 #include "kernels/spec.hpp"
 
 #include "layouts/layout.hpp"
@@ -59,8 +60,67 @@ KernelSpec attention_spec(int D) {
   };
   return s;
 }
+// D = 256 (attention_fwd_d256.hip): 64 query rows, the head dimension split
+// across wave pairs, 32-key tiles, partial S^T exchanged through LDS.
+KernelSpec attention_d256_spec() {
+  KernelSpec s;
+  s.name = "attention_fwd_d256";
+  s.source = "attention_fwd/attention_fwd_d256.hip";
+  s.summary = "fused attention forward, bf16, D = 256 split across wave pairs (S^T halves meet in LDS), causal or not, "
+              "online softmax (fp32), log-sum-exp per row, dual-wave ping-pong";
+  s.archs = {"gfx950"};  // 80 KiB of LDS; gfx942 has 64 KiB
+  s.block_tile = "64 query rows x 32-key KV tiles per workgroup (one head), D = 256 in two halves of 128";
+  s.wave_layout =
+      "8 waves; wave w owns query rows 16rb..+16 (rb = 2(w/4) + (w%4)/2) and D half h = w%2 of O^T; partners w, w^1 "
+      "share rows.  MFMA phase (s_setprio 1): O^T_h += Vt[half h] P^T, partial S^T_h = K[:, half h] Q^T[half h], "
+      "the partial to the wave's LDS slot; softmax phase (next phase, after the barrier): S^T = own + partner's "
+      "partial from LDS, the same softmax in both waves.  Ping-pong: waves w and w+4 share a SIMD, group A (0-3) "
+      "and B (4-7) alternate MFMA and softmax phases; A stages K, B stages V";
+  s.thread_values =
+      "query per lane: lane l owns query l%16; S^T lane l holds keys 16nb + 4(l/16)..+4 (nb < 2); O^T lane l holds "
+      "d = 128h + 16db + 4(l/16)..+4 (db < 8); exchange slot: lane l's f32x4 of block nb at 1024nb + 16l";
+  s.copy_atom = "K: 128-bit global load -> ds_write_b128; V: 128-bit global load -> 8 x ds_write_b16 into Vt (transposed)";
+  s.mfma_atom = "v_mfma_f32_16x16x32_bf16";
+  s.threads_per_block = 512;
+  s.pipeline_depth = 2;
+  s.lds = {{"K tile", 32, 256, 2, 2, Swizzle(5, 3, 5)},
+           {"Vt tile", 256, 32, 2, 2, Swizzle(2, 3, 4)},
+           {"S^T partial slots (one row per wave and 16-key block)", 16, 256, 4, 1, std::nullopt}};
+  // K chunk t of one group is row t/32, unit t%32; V chunk t is key t%32, elements 8(t/32)..+8.
+  const TVLayout k_copy = make_layout_tv(L({8, 32}, {32, 1}), L({1, 8}, {1, 1}));
+  // Lane l reads row 16nb + l%16, unit 16h + 4c + l/16: within the tile, 16 rows x 4 units of 8 elements.
+  const TVLayout k_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 8}, {1, 1}));
+  const TVLayout v_copy = make_layout_tv(L({8, 32}, {32, 1}), L({8, 1}, {1, 1}));
+  const TVLayout vt_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 4}, {1, 1}));
+  const TVLayout slot = make_layout_tv(L({1, 64}, {64, 1}), L({1, 4}, {1, 1}));
+  s.accesses = {{"K: global -> LDS (group A)", 0, "ds_write_b128", k_copy, {}, ~0ull},
+                {"K: MFMA A operand of the partial S^T", 0, "ds_read_b128", k_operand, {}, ~0ull},
+                {"V: global -> Vt (group B)", 1, "ds_write_b16", v_copy, {}, ~0ull},
+                {"Vt: MFMA A operand of O^T (this half's d)", 1, "ds_read_b64", vt_operand, {}, ~0ull},
+                {"S^T partial -> own slot (MFMA phase)", 2, "ds_write_b128", slot, {}, ~0ull},
+                {"S^T partial <- partner's slot (softmax phase)", 2, "ds_read_b128", slot, {}, ~0ull}};
+  s.shape_dims = {"BH", "S", "causal"};
+  s.switch_dims = {"causal"};
+  s.shape_rules = {{"BH >= 1", [](const auto& v) { return v[0] >= 1; }},
+                   {"S % 64 == 0", [](const auto& v) { return v[1] % 64 == 0; }}};
+  s.example_shapes = {{16, 4096, 1}, {1, 64, 0}, {1, 128, 1}, {2, 192, 0}, {16, 4096, 0}};
+  s.work = [](const std::vector<long long>& v, const std::string&) {
+    const long long S = v[1], blocks = S / 64;
+    // 32-key tiles per workgroup, averaged (causal: block b sees 2(b+1) tiles).
+    const long long tiles_total = v[2] ? blocks * (blocks + 1) : blocks * (S / 32);
+    const long long tiles = (tiles_total + blocks - 1) / blocks;
+    // Per tile and wave: partial S^T 2 x 4 MFMAs, O^T half 8; 8 waves.
+    const long long mfma = tiles * 8 * (8 + 8);
+    const long long tile_bytes = 2LL * 32 * 256 * 2;  // K and V
+    return TileWork{v[0] * blocks, "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
+                    tiles * tile_bytes + 2LL * 64 * 256 * 2 + 64 * 4, v[0] * S * (4LL * 256 * 2 + 4)};
+  };
+  return s;
+}
 }  // namespace
 
-std::vector<KernelSpec> attention_fwd_specs() { return {attention_spec(64), attention_spec(128)}; }
+std::vector<KernelSpec> attention_fwd_specs() {
+  return {attention_spec(64), attention_spec(128), attention_d256_spec()};
+}
 
 }  // namespace tilelab::kernels

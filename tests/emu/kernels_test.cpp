@@ -30,8 +30,10 @@ const std::vector<Case> kCases = {
     {"attention_fwd_d128", {1, 128, 1}}, {"attention_fwd_d128", {1, 256, 0}}, {"attention_fwd_d128", {1, 384, 1}},
 };
 
-// gfx950 only: the scaled f8f6f4 MFMA.
-const std::vector<Case> kMxCases = {
+// gfx950 only: the scaled f8f6f4 MFMA, and attention at D = 256 (80 KiB of LDS).
+const std::vector<Case> kGfx950Cases = {
+    {"attention_fwd_d256", {1, 64, 0}}, {"attention_fwd_d256", {1, 128, 1}}, {"attention_fwd_d256", {2, 192, 0}},
+    {"attention_fwd_d256", {1, 320, 1}},
     {"gemm_mxfp8", {128, 128, 128}}, {"gemm_mxfp8", {256, 128, 256}},
     {"gemm_mxfp4", {128, 128, 128}}, {"gemm_mxfp4", {128, 256, 256}},
     {"gemm_mxfp8_32x32", {128, 128, 128}}, {"gemm_mxfp8_32x32", {256, 128, 384}},
@@ -48,7 +50,7 @@ TEST(EmuKernels, MatchTheirReferences) {
         EXPECT_GT(r.stats.wave_instructions, 0u);
         EXPECT_EQ(r.stats.workgroups * static_cast<std::uint64_t>(kernels::find_spec(c.kernel).waves(64)), r.stats.waves);
       }
-  for (const Case& c : kMxCases)
+  for (const Case& c : kGfx950Cases)
     for (std::uint64_t seed : {1u, 2u}) {
       kernels::EmulatedRun r = kernels::run_emulated(c.kernel, "gfx950", c.shape, seed);
       EXPECT_TRUE(r.pass) << c.kernel << " seed " << seed << ": error " << r.max_rel_error << " > " << r.tolerance;
@@ -124,7 +126,8 @@ TEST(EmuKernels, AttentionCausalMaskMatters) {
 TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
   for (const auto& [kernel, shape] : std::vector<std::pair<std::string, std::vector<long long>>>{
            {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}},
-           {"gemm_mxfp8_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 128, 256}}}) {
+           {"gemm_mxfp8_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 128, 256}},
+           {"attention_fwd_d256", {1, 128, 1}}}) {
   for (const char* arch : {"gfx950", "gfx942"}) {
     const auto& archs = kernels::find_spec(kernel).archs;
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) continue;
