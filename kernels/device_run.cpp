@@ -23,16 +23,20 @@ std::string vendor_of(const hw::DeviceInfo& d) { return d.backend == "cuda" ? "n
 
 // Correctness, warm-up, timed repetitions and (optionally) the stamped
 // launch, for one prepared launch of `kernel` on `device`.
-void measure(hw::Device& device, const hw::Kernel& kernel, HostLaunch& launch, const RunOptions& o,
+// A pass of several kernels (launch.before) is launched, warmed up and timed
+// whole; the stamped launch is the main kernel's alone (the pass before it
+// has left its inputs in place).
+void measure(hw::Device& device, const LoadedPass& pass, HostLaunch& launch, const RunOptions& o,
              const std::string& stamps_code_object, DeviceRun& r) {
-  device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
+  const hw::Kernel& kernel = pass.main;
+  launch_pass(device, pass, launch);
   device.synchronize();
   r.check = launch.check();
   r.flops = launch.flops;
   r.bytes = launch.bytes;
   if (!r.check.pass() || !device.has_clock() || o.reps <= 0) return;
 
-  for (int i = 0; i < o.warmup; ++i) device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
+  for (int i = 0; i < o.warmup; ++i) launch_pass(device, pass, launch);
   const std::uint64_t flush_bytes = o.flush ? r.device.flush_bytes : 0;
   r.flush_bytes = flush_bytes;
   const std::uint64_t flush = flush_bytes ? device.allocate(flush_bytes, "cache flush") : 0;
@@ -40,7 +44,7 @@ void measure(hw::Device& device, const hw::Kernel& kernel, HostLaunch& launch, c
   for (int i = 0; i < o.reps; ++i) {
     if (flush) device.fill(flush, static_cast<std::uint8_t>(i + 1), flush_bytes);
     const int before = device.mark();
-    device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
+    launch_pass(device, pass, launch);
     const int after = device.mark();
     seconds.push_back(device.seconds_between(before, after));
   }
@@ -126,9 +130,10 @@ DeviceRun run_on_device(hw::Device& device, const std::string& kernel, const std
     throw hw::DeviceError("no code object of " + kernel + " for " + r.device.arch + " (" + r.code_object +
                           "): the suite builds gfx950, gfx942 and, for rmsnorm and the global-memory "
                           "microbenchmarks, sm_90");
-  const hw::Kernel k = device.load_kernel(hw::read_code_object(r.code_object), spec.name);
+  const std::vector<std::uint8_t> code_object = hw::read_code_object(r.code_object);
+  const hw::Kernel k = device.load_kernel(code_object, spec.name);
   HostLaunch launch = host(device, shape, seed);
-  measure(device, k, launch, options, suite_code_object(kernel, r.device, true, options.code_object_dir), r);
+  measure(device, load_pass(device, code_object, k, launch), launch, options, suite_code_object(kernel, r.device, true, options.code_object_dir), r);
   return r;
 }
 
@@ -144,7 +149,7 @@ DeviceRun run_launch_file_on_device(hw::Device& device, const isa::CodeObject& c
   r.code_object = code_object.path;
   const hw::Kernel k = device.load_kernel(code_object.bytes, l.kernel);
   HostLaunch launch = launch_file_host(device, l, code_object.kernel(l.kernel));
-  measure(device, k, launch, options, "", r);
+  measure(device, LoadedPass{{}, k}, launch, options, "", r);
   return r;
 }
 

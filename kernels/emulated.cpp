@@ -30,16 +30,17 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   std::string dir = code_object_dir.empty() ? build::kCodeObjectDir : code_object_dir;
   std::string file = (fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco")).string();
   hw::EmuDevice device(arch::load_arch(arch), prepare);
-  const hw::Kernel k = device.load_kernel(isa::read_code_object(file), spec.name);  // errors name the file
+  const isa::CodeObject code_object = isa::read_code_object(file);
+  const hw::Kernel k = device.load_kernel(code_object, spec.name);  // errors name the file
   EmulatedRun r;
   r.kernel = kernel;
   r.arch = arch;
   r.shape = shape;
   r.seed = seed;
   HostLaunch launch = host(device, shape, seed);
-  device.launch(k, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
+  launch_pass(device, load_pass(device, code_object.bytes, k, launch), launch);
   Checked c = launch.check();
-  r.stats = device.last_stats();
+  r.stats = device.last_stats();  // the main kernel's (the last dispatch)
   r.seconds = r.stats.seconds;
   r.max_rel_error = c.max_rel_error;
   r.tolerance = c.tolerance;

@@ -26,6 +26,10 @@ const Entry kHosts[] = {
     {"attention_fwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 64); }},
     {"attention_fwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 128); }},
     {"attention_fwd_d256", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 256); }},
+    {"attention_bwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
+    {"attention_bwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
+    {"attention_bwd_prep_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 64); }},
+    {"attention_bwd_prep_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 128); }},
 #define TILELAB_MICRO(name) \
   {#name, [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return micro_host(#name, d, s, seed); }}
     TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128), TILELAB_MICRO(lds_read_b64_tr_b16),
@@ -85,6 +89,21 @@ Checked check_bf16_output(hw::Device& d, std::uint64_t address, std::size_t n, c
   c.tolerance_why = why;
   c.output = bytes_of(out);
   return c;
+}
+
+LoadedPass load_pass(hw::Device& d, const std::vector<std::uint8_t>& code_object, hw::Kernel main, const HostLaunch& launch) {
+  LoadedPass p;
+  for (const KernelLaunch& b : launch.before) p.before.push_back(d.load_kernel(code_object, b.kernel));
+  p.main = std::move(main);
+  return p;
+}
+
+void launch_pass(hw::Device& d, const LoadedPass& pass, const HostLaunch& launch) {
+  for (std::size_t i = 0; i < launch.before.size(); ++i) {
+    const KernelLaunch& b = launch.before[i];
+    d.launch(pass.before[i], b.grid, b.block, 0, b.arguments);
+  }
+  d.launch(pass.main, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
 }
 
 }  // namespace tilelab::kernels

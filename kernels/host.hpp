@@ -36,17 +36,39 @@ struct Checked {
   bool pass() const { return !has_reference || max_rel_error <= tolerance; }
 };
 
+// A launch of another kernel of the main kernel's code object.
+struct KernelLaunch {
+  std::string kernel;
+  hw::Dim3 grid, block;
+  std::vector<std::uint64_t> arguments;
+};
+
 // What a host prepared on a device: one launch, repeatable (every launch
 // writes the same outputs from the same inputs), and its check.
 struct HostLaunch {
   hw::Dim3 grid, block;
   unsigned dynamic_lds = 0;              // LDS bytes beyond the kernel's own
   std::vector<std::uint64_t> arguments;  // one per explicit kernel argument
+  // Kernels of the same code object that run first, in this order, every
+  // time the main kernel runs: a pass of several kernels (attention
+  // backward's preprocessing).  `tilelab run` times the pass as a whole; the
+  // cycle model reports the main kernel (the last dispatch).
+  std::vector<KernelLaunch> before;
   // Work per launch, for TFLOP/s and GB/s (0: not meaningful for the kernel).
   double flops = 0, bytes = 0;
   // Reads the outputs back and compares them with the reference (after a launch).
   std::function<Checked()> check;
 };
+
+// The kernels of a prepared launch, loaded: `before`'s, then the main one.
+struct LoadedPass {
+  std::vector<hw::Kernel> before;
+  hw::Kernel main;
+};
+// Loads launch.before's kernels from `code_object` (the main kernel's).
+LoadedPass load_pass(hw::Device& d, const std::vector<std::uint8_t>& code_object, hw::Kernel main, const HostLaunch& launch);
+// Launches the pass: every `before` kernel in order, then the main kernel.
+void launch_pass(hw::Device& d, const LoadedPass& pass, const HostLaunch& launch);
 
 using Host = HostLaunch (*)(hw::Device& device, const std::vector<long long>& shape, std::uint64_t seed);
 
@@ -100,6 +122,8 @@ HostLaunch topk_bf16_host(hw::Device& d, const std::vector<long long>& shape, st
 HostLaunch gemm_mxfp8_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
 HostLaunch gemm_mxfp4_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
 HostLaunch attention_fwd_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
+HostLaunch attention_bwd_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
+HostLaunch attention_bwd_prep_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
 HostLaunch grouped_gemm_bf16_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
 // The microbenchmarks (kernels/micro/host.cpp), by kernel name.
 HostLaunch micro_host(const std::string& kernel, hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);

@@ -60,6 +60,7 @@ const std::vector<KernelSpec>& all_specs() {
     for (auto& m : gemm_mxfp8_specs()) s.push_back(std::move(m));
     for (auto& m : gemm_mxfp4_specs()) s.push_back(std::move(m));
     for (auto& a : attention_fwd_specs()) s.push_back(std::move(a));
+    for (auto& a : attention_bwd_specs()) s.push_back(std::move(a));
     for (auto& m : micro_specs()) s.push_back(std::move(m));
     return s;
   }();

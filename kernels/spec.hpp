@@ -113,6 +113,7 @@ KernelSpec grouped_gemm_bf16_spec();
 std::vector<KernelSpec> gemm_mxfp8_specs();
 std::vector<KernelSpec> gemm_mxfp4_specs();
 std::vector<KernelSpec> attention_fwd_specs();
+std::vector<KernelSpec> attention_bwd_specs();
 std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels
