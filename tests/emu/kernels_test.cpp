@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "hw/emu/emu_device.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
 #include "kernels/host.hpp"
@@ -28,6 +29,10 @@ const std::vector<Case> kCases = {
     {"grouped_gemm_bf16", {4, 128, 256, 128}}, {"grouped_gemm_bf16", {3, 256, 128, 64}},
     {"attention_fwd_d64", {1, 128, 0}},  {"attention_fwd_d64", {2, 256, 1}}, {"attention_fwd_d64", {1, 384, 0}},
     {"attention_fwd_d128", {1, 128, 1}}, {"attention_fwd_d128", {1, 256, 0}}, {"attention_fwd_d128", {1, 384, 1}},
+    // The backward pass at sequence lengths that are and are not multiples of the 64-row tiles.
+    {"attention_bwd_d64", {1, 64, 0}},   {"attention_bwd_d64", {2, 100, 1}}, {"attention_bwd_d64", {1, 200, 0}},
+    {"attention_bwd_d64", {1, 33, 1}},   {"attention_bwd_d128", {1, 128, 1}}, {"attention_bwd_d128", {1, 100, 0}},
+    {"attention_bwd_d128", {2, 70, 1}},  {"attention_bwd_prep_d64", {3, 100}}, {"attention_bwd_prep_d128", {2, 64}},
 };
 
 // gfx950 only: the scaled f8f6f4 MFMA, and attention at D = 256 (80 KiB of LDS).
@@ -121,13 +126,43 @@ TEST(EmuKernels, AttentionCausalMaskMatters) {
   EXPECT_NE(full.output, causal.output);
 }
 
+// The backward pass needs its preprocessing: the host's pass (delta, then the
+// gradients) passes; the main kernel launched alone, on the delta buffer the
+// host allocated and never wrote (zeros), fails the check.
+TEST(EmuKernels, AttentionBackwardNeedsItsPreprocessing) {
+  hw::EmuDevice device(arch::load_arch("gfx950"));
+  const isa::CodeObject co = isa::read_code_object(std::string(TILELAB_CODE_OBJECTS) + "/gfx950/attention_bwd.hsaco");
+  const hw::Kernel k = device.load_kernel(co, "attention_bwd_d64");
+  kernels::HostLaunch alone = kernels::find_host("attention_bwd_d64")(device, {1, 100, 1}, 3);
+  ASSERT_EQ(alone.before.size(), 1u);
+  EXPECT_EQ(alone.before[0].kernel, "attention_bwd_prep_d64");
+  device.launch(k, alone.grid, alone.block, alone.dynamic_lds, alone.arguments);
+  EXPECT_FALSE(alone.check().pass());
+  kernels::HostLaunch pass = kernels::find_host("attention_bwd_d64")(device, {1, 100, 1}, 3);
+  kernels::launch_pass(device, kernels::load_pass(device, co.bytes, k, pass), pass);
+  EXPECT_TRUE(pass.check().pass());
+}
+
+// The backward pass's causal mask matters: each of dQ, dK, dV changes.
+TEST(EmuKernels, AttentionBackwardCausalMaskMatters) {
+  kernels::EmulatedRun full = kernels::run_emulated("attention_bwd_d64", "gfx950", {1, 100, 0}, 5);
+  kernels::EmulatedRun causal = kernels::run_emulated("attention_bwd_d64", "gfx950", {1, 100, 1}, 5);
+  ASSERT_TRUE(full.pass && causal.pass);
+  ASSERT_EQ(full.output.size(), causal.output.size());
+  const std::size_t third = full.output.size() / 3;
+  for (int part = 0; part < 3; ++part)
+    EXPECT_FALSE(std::equal(full.output.begin() + static_cast<long>(part * third), full.output.begin() + static_cast<long>((part + 1) * third),
+                            causal.output.begin() + static_cast<long>(part * third)))
+        << "gradient " << part;
+}
+
 // The kernels' LDS accesses as the code really makes them cost what the
 // design check says: conflict cycles per wave-instruction, per instruction kind.
 TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
   for (const auto& [kernel, shape] : std::vector<std::pair<std::string, std::vector<long long>>>{
            {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}},
            {"gemm_mxfp8_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 128, 256}},
-           {"attention_fwd_d256", {1, 128, 1}}}) {
+           {"attention_fwd_d256", {1, 128, 1}}, {"attention_bwd_d64", {1, 128, 1}}, {"attention_bwd_d128", {1, 100, 0}}}) {
   for (const char* arch : {"gfx950", "gfx942"}) {
     const auto& archs = kernels::find_spec(kernel).archs;
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) continue;

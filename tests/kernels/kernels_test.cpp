@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "kernels/attention_bwd/reference.hpp"
 #include "kernels/attention_fwd/reference.hpp"
 #include "kernels/common/formats.hpp"
 #include "kernels/design_check.hpp"
@@ -265,6 +266,70 @@ TEST(AttentionReference, LiteralCases) {
   EXPECT_NEAR(O[0], 3.0, 1e-12 * 3);
   EXPECT_NEAR(O[1], 30.0, 1e-12 * 30);
   EXPECT_NEAR(lse[0], top + std::log1p(3 * std::exp(-top)), 1e-5);
+}
+
+// The backward reference is the gradient of the loss L = sum(dO o O): against
+// central differences of a double-precision forward, for every element of
+// Q, K and V, causal and not.  S = 5 (no tile size divides it), D = 4; the
+// inputs are bf16 values so the reference reads them exactly; O and lse come
+// from the forward reference (f32), so the comparison is at 1e-5 of each
+// gradient's scale.
+TEST(AttentionReference, BackwardIsTheGradientOfTheForward) {
+  const int S = 5, D = 4;
+  const std::size_t n = S * D;
+  std::mt19937_64 rng(11);
+  const std::vector<std::uint16_t> Q = random_bf16(n, rng), K = random_bf16(n, rng), V = random_bf16(n, rng),
+                                   dO = random_bf16(n, rng);
+  auto values = [](const std::vector<std::uint16_t>& codes) {
+    std::vector<double> v;
+    for (auto c : codes) v.push_back(kernels::bf16_to_float(c));
+    return v;
+  };
+  for (bool causal : {false, true}) {
+    // L(q, k, v) in double.
+    auto loss = [&](const std::vector<double>& q, const std::vector<double>& k, const std::vector<double>& v) {
+      const std::vector<double> go = values(dO);
+      double L = 0;
+      for (int i = 0; i < S; ++i) {
+        const int keys = causal ? i + 1 : S;
+        std::vector<double> p(static_cast<std::size_t>(keys));
+        double mx = -INFINITY, sum = 0;
+        for (int j = 0; j < keys; ++j) {
+          double dot = 0;
+          for (int d = 0; d < D; ++d) dot += q[static_cast<std::size_t>(i * D + d)] * k[static_cast<std::size_t>(j * D + d)];
+          p[static_cast<std::size_t>(j)] = dot / std::sqrt(static_cast<double>(D));
+          mx = std::max(mx, p[static_cast<std::size_t>(j)]);
+        }
+        for (auto& x : p) sum += (x = std::exp(x - mx));
+        for (int d = 0; d < D; ++d) {
+          double o = 0;
+          for (int j = 0; j < keys; ++j) o += p[static_cast<std::size_t>(j)] / sum * v[static_cast<std::size_t>(j * D + d)];
+          L += go[static_cast<std::size_t>(i * D + d)] * o;
+        }
+      }
+      return L;
+    };
+    std::vector<float> O(n), lse(S);
+    kernels::attention_fwd_reference(Q.data(), K.data(), V.data(), 1, S, D, causal, O.data(), lse.data());
+    std::vector<double> dQ(n), dK(n), dV(n);
+    kernels::attention_bwd_reference(Q.data(), K.data(), V.data(), O.data(), dO.data(), lse.data(), 1, S, D, causal,
+                                     dQ.data(), dK.data(), dV.data());
+    const std::vector<double> q0 = values(Q), k0 = values(K), v0 = values(V);
+    const double h = 1e-5;
+    for (int which = 0; which < 3; ++which) {
+      const std::vector<double>& grad = which == 0 ? dQ : which == 1 ? dK : dV;
+      double scale = 0;
+      for (double g : grad) scale = std::max(scale, std::fabs(g));
+      ASSERT_GT(scale, 0.01);
+      for (std::size_t e = 0; e < n; ++e) {
+        std::vector<double> a[3] = {q0, k0, v0}, b[3] = {q0, k0, v0};
+        a[which][e] += h;
+        b[which][e] -= h;
+        const double numeric = (loss(a[0], a[1], a[2]) - loss(b[0], b[1], b[2])) / (2 * h);
+        EXPECT_NEAR(grad[e], numeric, 1e-5 * scale) << "causal " << causal << " tensor " << which << " element " << e;
+      }
+    }
+  }
 }
 
 TEST(Specs, ShapeRules) {

@@ -20,7 +20,7 @@ check "compile gives the build's code" "$("$tilelab" disasm "$objects/gfx950/gem
       "$("$tilelab" disasm "$tmp/k/gfx950/gemm_bf16.hsaco" --no-colour | grep '^ ')"
 run compile gemm_f16
 check "compile unknown exit" 2 "$rc"
-contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, lds_patterns, mfma_rate, global_memory)" "$err"
+contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, lds_patterns, mfma_rate, global_memory)" "$err"
 run compile gemm_mxfp8 --arch gfx942
 check "compile gfx950-only exit" 2 "$rc"
 contains "compile gfx950-only message" "gemm_mxfp8 uses instructions only gfx950 has" "$err"
@@ -60,10 +60,10 @@ check "disasm no file" 2 "$rc"
 # check: the whole suite is clean on both arches; one kernel; errors.
 run check
 check "check exit" 0 "$rc"
-contains "check count" "23 kernel(s) checked on gfx950, 0 with problems" "$out"
+contains "check count" "27 kernel(s) checked on gfx950, 0 with problems" "$out"
 contains "check gemm" "    A: MFMA operand read [ds_read_b128]: 16 instruction(s), 64 cycles, 0 conflict cycles, worst 1-way" "$out"
 run check --arch gfx942
-contains "check gfx942" "17 kernel(s) checked on gfx942, 0 with problems" "$out"
+contains "check gfx942" "21 kernel(s) checked on gfx942, 0 with problems" "$out"
 mkdir -p "$tmp/none"  # a folder without the kernel's code object
 run check gemm_bf16 --code-objects "$tmp/none"
 contains "check without code object" "occupancy: unknown (no compiled code object" "$out"

@@ -33,6 +33,13 @@ print(a("kind"), a("backend"), a("arch"), len(r["results/repetitions"]), len(w),
       "HIP runtime 0.0.0" in a("driver"), int(r["results"].attrs["correct"]))
 PY
 )"
+# A pass of two kernels (attention backward: delta, then the gradients) through
+# the HIP module API: both launched every repetition, checked, timed, stamped.
+run run attention_bwd_d64 --device hip --shape 1,100,1 --reps 2 --warmup 1 --no-flush --wave-stamps
+check "hip shim pass exit" 0 "$rc"
+contains "hip shim pass check" "  check: pass, max relative error " "$out"
+contains "hip shim pass timing" "  timing: 2 repetitions, caches not flushed" "$out"
+contains "hip shim pass stamps" "  wave stamps: 16 waves on 1 CUs;" "$out"
 run run rmsnorm_bf16 --device hip --shape 16,256 --json --reps 2 --no-flush
 check "hip shim json" "hip 2 True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
 import json, sys
