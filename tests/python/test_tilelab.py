@@ -200,6 +200,18 @@ def test_sim_times_a_kernel_in_the_cycle_model():
     assert "timing" not in t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64))
 
 
+def test_sim_times_the_last_kernel_of_a_pass():
+    # attention backward runs its preprocessing kernel first; the timing and
+    # its per-instruction table are the main kernel's, pc for pc.
+    r = t.sim("attention_bwd_d64", "gfx950", shape=(1, 100, 1), seed=2, timing=True)
+    assert r["pass"]
+    [listing] = t.disasm(os.path.join(CODE_OBJECTS, "gfx950", "attention_bwd.hsaco"), "attention_bwd_d64")
+    per = r["timing"]["per_instruction"]
+    assert list(per["pc"]) == [i["pc"] for i in listing["instructions"]]
+    assert list(per["text"]) == [i["text"] for i in listing["instructions"]]
+    assert r["timing"]["counters"]["SQ_WAVES"] == r["waves"] == 8
+
+
 def test_sim_runs_a_kernel_in_the_emulator():
     r = t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64), seed=3)
     assert r["pass"] and r["max_rel_error"] <= r["tolerance"]

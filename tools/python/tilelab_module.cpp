@@ -670,7 +670,9 @@ PYBIND11_MODULE(_tilelab, m) {
       model = std::make_unique<timing::CycleModel>(*a, o);
     }
     const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, code_objects, [&](emu::Emulator& e) {
-      if (model) model->attach(e), program = e.program();
+      if (!model) return;
+      model->attach(e);
+      if (e.program().kernel == kernel) program = e.program();  // the timed (last) dispatch's program
     });
     py::dict d;
     d["kernel"] = r.kernel;
