@@ -209,7 +209,7 @@ def test_sim_times_the_last_kernel_of_a_pass():
     per = r["timing"]["per_instruction"]
     assert list(per["pc"]) == [i["pc"] for i in listing["instructions"]]
     assert list(per["text"]) == [i["text"] for i in listing["instructions"]]
-    assert r["timing"]["counters"]["SQ_WAVES"] == r["waves"] == 8
+    assert r["timing"]["counters"]["SQ_WAVES"] == r["waves"] == 16  # 2 key blocks + 2 query blocks of 4 waves
 
 
 def test_sim_runs_a_kernel_in_the_emulator():
