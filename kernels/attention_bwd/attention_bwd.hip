@@ -162,14 +162,32 @@ __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const t
         dp[qb] = tl::mfma_f32_16x16x32_bf16(row_operand<D>(lds, 2, 16 * qb + i, c, g), vf[c], dp[qb]);
       }
     }
-    // S and dP: lane l holds query 64qt + 16qb + 4g + r of key my_key.
+    // S and dP: lane l holds query 64qt + 16qb + 4g + r of key my_key.  Its
+    // lse and delta are loaded from a clamped (always valid) row and selected
+    // after: loads under a per-lane condition would each be a branch with its
+    // own wait, 32 global latencies in a row.  At D = 64 all 32 loads go out
+    // together (190 VGPRs); at D = 128 that would take the wave past 256
+    // registers, one wave per SIMD, so each is loaded where it is used (242
+    // VGPRs, two workgroups per CU).  Cycle model, S = 512 on 8 CUs: D = 64
+    // 29,060 cycles together vs 51,594 one by one; D = 128 80,254 one by one
+    // vs 91,160 together.
+    constexpr bool kStatsTogether = D == 64;
+    float lse_q[4][4], delta_q[4][4];
 #pragma unroll
     for (int qb = 0; qb < 4; ++qb)
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
-        const int q = kTile * qt + 16 * qb + 4 * g + r;
+        const int q = kTile * qt + 16 * qb + 4 * g + r, row = q < S ? q : S - 1;
+        if constexpr (kStatsTogether) lse_q[qb][r] = lse[rows + row], delta_q[qb][r] = delta[rows + row];
+      }
+#pragma unroll
+    for (int qb = 0; qb < 4; ++qb)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int q = kTile * qt + 16 * qb + 4 * g + r, row = q < S ? q : S - 1;
         const bool live = key_in && q < S && !(causal && my_key > q);
-        const float l2 = live ? lse[rows + q] * Consts<D>::kLog2e : 0.f, dl = live ? delta[rows + q] : 0.f;
+        if constexpr (!kStatsTogether) lse_q[qb][r] = lse[rows + row], delta_q[qb][r] = delta[rows + row];
+        const float l2 = lse_q[qb][r] * Consts<D>::kLog2e, dl = delta_q[qb][r];
         const float p = live ? __builtin_amdgcn_exp2f(s[qb][r] * (Consts<D>::kScale * Consts<D>::kLog2e) - l2) : 0.f;
         s[qb][r] = p;
         dp[qb][r] = p * (dp[qb][r] - dl);  // dS

@@ -396,10 +396,13 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
         if (sym.function && sym.address > fn.address && sym.address < end) end = sym.address;
       k.code_size = end - fn.address;
     }
-    // Hand-written gfx90a+ kernels give the unified register count as
-    // .vgpr_count (up to 512) with no .agpr_count: the descriptor's
-    // accum_offset splits it (arch VGPRs below, AGPRs from there).
-    if (co.arch != "gfx908" && k.agpr_count == 0 && k.vgpr_count > k.descriptor.accum_offset()) {
+    // On gfx90a+ .vgpr_count is the unified allocation: the arch VGPRs
+    // (aligned to 4, up to the descriptor's accum_offset) and the AGPRs after
+    // them.  LLVM writes the AGPRs again as .agpr_count (273 and 17 for 256
+    // arch VGPRs and 17 AGPRs); hand-written kernels leave .agpr_count out.
+    // Either way accum_offset splits it, so vgpr_count is the arch VGPRs alone.
+    const int agprs_after_offset = k.vgpr_count - k.descriptor.accum_offset();
+    if (co.arch != "gfx908" && agprs_after_offset > 0 && (k.agpr_count == 0 || k.agpr_count == agprs_after_offset)) {
       k.agpr_count = k.vgpr_count - k.descriptor.accum_offset();
       k.vgpr_count = k.descriptor.accum_offset();
     }

@@ -73,6 +73,20 @@ std::map<std::uint64_t, std::string> objdump(const std::string& file, const std:
 // is 0), the 512 registers split by accum_offset, the metadata's kernarg size
 // (the descriptor's is 0), padding arguments with one name, and the text of
 // every instruction — labels included — equal to llvm-objdump's.
+// A compiler-built gfx90a+ kernel with AGPRs (tests/data/compiled/agpr_user.hip:
+// 4 arch VGPRs, a16 written): LLVM's metadata says .vgpr_count 21, the
+// unified allocation (4 arch VGPRs, then 17 AGPRs), and .agpr_count 17
+// (llvm-readelf --notes).  Read as 4 VGPRs and 17 AGPRs, not 21 + 17.
+TEST(CodeObject, CompiledKernelWithAgprsSplitsTheUnifiedCount) {
+  for (const std::string arch : {"gfx950", "gfx942"}) {
+    const CodeObject co = read_code_object(std::string(TILELAB_COMPILED_TEST_COS) + "/" + arch + "/agpr_user.co");
+    const Kernel& k = co.kernel("uses_agprs");
+    EXPECT_EQ(k.descriptor.accum_offset(), 4) << arch;
+    EXPECT_EQ(k.vgpr_count, 4) << arch;
+    EXPECT_EQ(k.agpr_count, 17) << arch;
+  }
+}
+
 TEST(CodeObject, HandWrittenAssemblyKernel) {
   const CodeObject co = read_code_object(TILELAB_HANDWRITTEN_CO);
   EXPECT_EQ(co.arch, "gfx950");
