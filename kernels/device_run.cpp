@@ -133,6 +133,7 @@ DeviceRun run_on_device(hw::Device& device, const std::string& kernel, const std
   const std::vector<std::uint8_t> code_object = hw::read_code_object(r.code_object);
   const hw::Kernel k = device.load_kernel(code_object, spec.name);
   HostLaunch launch = host(device, shape, seed);
+  for (const KernelLaunch& b : launch.before) r.before.push_back(b.kernel);
   measure(device, load_pass(device, code_object, k, launch), launch, options, suite_code_object(kernel, r.device, true, options.code_object_dir), r);
   return r;
 }

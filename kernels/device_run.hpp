@@ -50,6 +50,7 @@ struct DeviceRun {
   std::uint64_t seed = 0;
   hw::DeviceInfo device;
   std::string code_object;  // the file run
+  std::vector<std::string> before;  // kernels of the pass launched first, every time: the timing is the pass's
   Checked check;
   double flops = 0, bytes = 0;  // per launch
   bool timed = false;

@@ -47,6 +47,7 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   r.tolerance_why = c.tolerance_why;
   r.pass = c.pass();
   r.output = std::move(c.output);
+  for (const KernelLaunch& b : launch.before) r.before.push_back(b.kernel);
   return r;
 }
 

@@ -23,6 +23,7 @@ struct EmulatedRun {
   emu::RunStats stats;
   double seconds = 0;                  // wall time of the emulated dispatch (inputs and reference excluded)
   std::vector<std::uint8_t> output;    // the kernel's output bytes
+  std::vector<std::string> before;     // kernels of the pass launched first (HostLaunch::before); stats are the main kernel's
 };
 
 // Runs `kernel` (a spec name) for `arch` on `shape` (the spec's dims; the

@@ -38,6 +38,7 @@ PY
 run run attention_bwd_d64 --device hip --shape 1,100,1 --reps 2 --warmup 1 --no-flush --wave-stamps
 check "hip shim pass exit" 0 "$rc"
 contains "hip shim pass check" "  check: pass, max relative error " "$out"
+contains "hip shim pass named" "  a pass: attention_bwd_prep_d64, then attention_bwd_d64, launched, checked and timed together" "$out"
 contains "hip shim pass timing" "  timing: 2 repetitions, caches not flushed" "$out"
 contains "hip shim pass stamps" "  wave stamps: 16 waves on 1 CUs;" "$out"
 run run rmsnorm_bf16 --device hip --shape 16,256 --json --reps 2 --no-flush

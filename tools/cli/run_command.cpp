@@ -88,6 +88,7 @@ nlohmann::json run_json(const kernels::DeviceRun& r, const std::string& shape) {
   j["shape"] = shape;
   j["seed"] = r.seed;
   j["code_object"] = r.code_object;
+  j["ran_before"] = r.before;  // the pass's earlier kernels, launched and timed with this one
   j["device"] = {{"backend", r.device.backend}, {"name", r.device.name}, {"arch", r.device.arch},
                  {"arch_detail", r.device.arch_detail}, {"compute_units", r.device.compute_units},
                  {"wave_size", r.device.wave_size}, {"core_clock_khz", r.device.core_clock_khz},
@@ -122,6 +123,12 @@ void print_text(const kernels::DeviceRun& r, const std::string& shape) {
   if (d.core_clock_khz) std::printf(", %.0f MHz", d.core_clock_khz / 1000);
   if (!d.driver_version.empty()) std::printf("; %s", d.driver_version.c_str());
   std::printf(")\n  %s, seed %llu, %s\n", shape.c_str(), static_cast<unsigned long long>(r.seed), r.code_object.c_str());
+  if (!r.before.empty()) {
+    std::string names;
+    for (const std::string& b : r.before) names += b + ", then ";
+    std::printf("  a pass: %s%s, launched, checked and timed together (the wave stamps are %s's)\n", names.c_str(),
+                r.kernel.c_str(), r.kernel.c_str());
+  }
   if (r.check.has_reference)
     std::printf("  check: %s, max relative error %.3g (tolerance %.3g: %s)\n", r.check.pass() ? "pass" : "FAIL",
                 r.check.max_rel_error, r.check.tolerance, r.check.tolerance_why.c_str());

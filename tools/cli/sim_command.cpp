@@ -106,6 +106,7 @@ Json to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, con
             {"pass", r.pass},              {"max_rel_error", r.max_rel_error},
             {"tolerance", r.tolerance},    {"workgroups", r.stats.workgroups},
             {"waves", r.stats.waves},      {"wave_instructions", r.stats.wave_instructions}};
+  j["ran_before"] = r.before;  // the pass's earlier kernels; the figures are this kernel's
   j["lds_sites"] = Json::array();
   for (const auto& s : r.stats.lds_sites)
     j["lds_sites"].push_back({{"pc", pc_text(s.pc)}, {"text", s.text}, {"instruction", s.instruction},
@@ -179,6 +180,7 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
   t.program = &*program;
   t.model_seconds = r.seconds;  // the timed dispatch alone (inputs and the reference excluded)
   t.top = vm["top"].as<int>();
+  t.before = r.before;
   if (spec.work) t.bound = kernels::design_check(spec, a, std::nullopt, shape).bound;
   if (vm.count("json")) std::cout << timing_json(t) << "\n";
   else print_timing_text(t);
@@ -413,6 +415,7 @@ int run_sim(const std::vector<std::string>& args) {
                   static_cast<unsigned long long>(r.stats.waves),
                   static_cast<unsigned long long>(r.stats.wave_instructions), r.seconds,
                   r.seconds > 0 ? static_cast<double>(r.stats.wave_instructions) / r.seconds / 1e6 : 0.0);
+      std::printf("%s", pass_note(spec.name, r.before).c_str());
       std::printf("max relative error %.3g (tolerance %.3g: %s): %s\n", r.max_rel_error, r.tolerance,
                   r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
       print_text(r, rows, design.has_value());

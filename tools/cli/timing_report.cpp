@@ -58,12 +58,20 @@ std::uint64_t groups_per_cu(const timing::TimingResult& r) {
 
 }  // namespace
 
+std::string pass_note(const std::string& kernel, const std::vector<std::string>& before) {
+  if (before.empty()) return "";
+  std::string names;
+  for (const std::string& b : before) names += (names.empty() ? "" : ", ") + b;
+  return "  the pass ran " + names + " first; these figures are " + kernel + "'s alone\n";
+}
+
 void print_timing_text(const TimedRun& t) {
   const timing::TimingResult& r = *t.timing;
   std::printf("%s on %s (cycle model), %s, seed %llu: %llu workgroups on %d of %d CUs, %llu waves, %llu wave-instructions\n",
               t.kernel.c_str(), r.arch.c_str(), t.shape.c_str(),
               static_cast<unsigned long long>(t.seed), static_cast<unsigned long long>(r.workgroups), r.cus_used, r.cus,
               static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.wave_instructions));
+  std::printf("%s", pass_note(t.kernel, t.before).c_str());
   const double s = r.seconds();
   std::printf("  %llu cycles = %.3f us at %.0f MHz", static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz);
   if (work_flops(t) > 0 && s > 0) std::printf("; %.1f TFLOP/s (MFMA)", work_flops(t) / s / 1e12);
@@ -160,6 +168,7 @@ std::string timing_json(const TimedRun& t) {
               {"global_memory", r.memory_utilisation()}}},
             {"wave_cycles", r.wave_cycles},
             {"issue_cycles", r.issue_cycles}};
+  j["ran_before"] = t.before;  // the pass's earlier kernels, not in these figures
   Json stalls = Json::object();
   for (int k = 1; k < timing::kReasonCount; ++k)
     stalls[timing::reason_name(static_cast<timing::Reason>(k))] = r.stall_cycles[static_cast<std::size_t>(k)];

@@ -28,7 +28,11 @@ struct TimedRun {
   std::optional<kernels::TileBound> bound;      // the static bound of `tilelab check`, when the spec has one
   double model_seconds = 0;                     // wall time of the timed run (printed, never stored)
   int top = 10;                                 // hottest instructions shown
+  std::vector<std::string> before;              // kernels of the pass that ran first, not in these figures
 };
+
+// "  the pass ran K1, K2 first; these figures are KERNEL's alone\n", or "" for a single kernel.
+std::string pass_note(const std::string& kernel, const std::vector<std::string>& before);
 
 void print_timing_text(const TimedRun& t);
 // The emulated run's LDS sites as the store's `lds` rows; returns their conflict cycles.
