@@ -35,12 +35,19 @@ PY
 )"
 # A pass of two kernels (attention backward: delta, then the gradients) through
 # the HIP module API: both launched every repetition, checked, timed, stamped.
-run run attention_bwd_d64 --device hip --shape 1,100,1 --reps 2 --warmup 1 --no-flush --wave-stamps
+run run attention_bwd_d64 --device hip --shape 1,100,1 --reps 2 --warmup 1 --no-flush --wave-stamps --out "$tmp/p.h5"
 check "hip shim pass exit" 0 "$rc"
 contains "hip shim pass check" "  check: pass, max relative error " "$out"
 contains "hip shim pass named" "  a pass: attention_bwd_prep_d64, then attention_bwd_d64, launched, checked and timed together" "$out"
 contains "hip shim pass timing" "  timing: 2 repetitions, caches not flushed" "$out"
 contains "hip shim pass stamps" "  wave stamps: 16 waves on 1 CUs;" "$out"
+check "hip shim pass stored" "['attention_bwd_prep_d64'] 2" "$(/usr/bin/python3 - "$tmp/p.h5" <<'PY'
+import sys, json, h5py
+r = h5py.File(sys.argv[1], "r")["runs/run-attention_bwd_d64-hip-gfx950"]
+c = r.attrs["config"]
+print(json.loads(c.decode() if isinstance(c, bytes) else c)["ran_before"], len(r["results/repetitions"]))
+PY
+)"
 run run rmsnorm_bf16 --device hip --shape 16,256 --json --reps 2 --no-flush
 check "hip shim json" "hip 2 True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
 import json, sys

@@ -165,6 +165,7 @@ void record(const std::string& file, const std::string& id, const kernels::Devic
   info.device = r.device.name;
   info.compiler = kernels::build::kCompiler;
   info.problem_shape = shape;
+  info.config_json = nlohmann::ordered_json{{"ran_before", r.before}}.dump();
   info.seed = r.seed;
   info.driver = r.device.driver_version + "; " + r.device.runtime_version;
   info.time_unit = r.device.timer_khz > 0 ? "ns" : "cycles";

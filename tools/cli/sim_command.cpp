@@ -129,7 +129,8 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   info.compiler = kernels::build::kCompiler;
   info.seed = r.seed;
   info.problem_shape = shape_text(spec, r.shape);
-  info.config_json = Json{{"max_rel_error", r.max_rel_error}, {"tolerance", r.tolerance}, {"pass", r.pass}}.dump();
+  info.config_json =
+      Json{{"max_rel_error", r.max_rel_error}, {"tolerance", r.tolerance}, {"pass", r.pass}, {"ran_before", r.before}}.dump();
   traces::RunWriter w(file, info, store_writer_options());
   const std::uint64_t conflicts = add_lds_sites(w, r.stats);
   w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(conflicts));

@@ -236,7 +236,8 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
                           {"limiter", r.limiter()},
                           {"pass", t.reference ? Json(t.reference->pass) : Json(nullptr)},
                           {"hazards", r.hazard_count},
-                          {"events_dropped", r.events_dropped}}
+                          {"events_dropped", r.events_dropped},
+                          {"ran_before", t.before}}
                          .dump();
   traces::RunWriter w(file, info, store_writer_options());
 
