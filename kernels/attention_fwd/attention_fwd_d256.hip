@@ -5,11 +5,11 @@
 //
 // Why the split.  attention_fwd_d64/_d128 give each wave 16 query rows with
 // the whole of D: at D = 256 that is 64 accumulator VGPRs for Oᵀ and 32 for
-// the Qᵀ fragments per lane, too many for two workgroups of 8 waves (4 waves
-// per SIMD, 128 VGPRs each) on a CU.  Here the two waves of a pair own the
-// same 16 query rows and half of D each, so each holds 32 accumulator VGPRs
-// (Oᵀ for d = 128h..128h+127) and 16 for its half of Qᵀ.
-//
+// the Qᵀ fragments per lane.  Here the two waves of a pair own the same 16
+// query rows and half of D each, so each holds 32 accumulator VGPRs (Oᵀ for
+// d = 128h..128h+127) and 16 for its half of Qᵀ; the registers saved hold
+// the next K or V tile in flight (below).
+
 // Workgroup: 64 query rows of one head, 512 threads = 8 waves.  Wave w is in
 // group w/4 (A or B, the ping-pong), row block rb = 2(w/4) + (w%4)/2 (query
 // rows 16rb..+16) and D half h = w%2; its partner w^1 has the same rows and
@@ -45,10 +45,14 @@
 // (8-byte unit k of row d at k ^ 2((d/4)%4)); exchange slots 8 waves x 2 KiB,
 // lane l's 16 bytes of 16-key block nb at 1024nb + 16l.  80 KiB: gfx950 only
 // (gfx942 has 64 KiB, less than the double-buffered K and Vt stages alone).
-// Registers: amdgpu_waves_per_eu(4) holds the kernel to 128 VGPRs, so two
-// workgroups (4 waves per SIMD) share a CU; the staging loops move one
-// 16-byte chunk per thread at a time (not unrolled), which is what keeps
-// that budget without spilling (`tilelab check`: 128 VGPRs, 0 scratch).
+// Registers: 194 VGPRs, one workgroup (2 waves per SIMD) per CU.  The
+// staging wave issues its four 16-byte global loads before its softmax and
+// writes them to LDS after it, so their latency hides behind the softmax.
+// Held to 128 VGPRs (amdgpu_waves_per_eu(4), two workgroups per CU) the
+// kernel spills those registers; with the loads one at a time instead it
+// fits, but waits for each: the cycle model measured that build at 493,548
+// cycles against this one's 416,873 (BH = 2, S = 1024 on 8 CUs: 4
+// workgroups per CU) and 119,137 against 54,243 (BH = 1, S = 512 on 8 CUs).
 // Shapes: S % 64 == 0; causal masks key > query (top-left aligned).
 #include "kernels/common/tilelab_hip.hpp"
 
@@ -93,21 +97,39 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
   const int kv_end = causal ? (S < q_block + kTileQ ? S : q_block + kTileQ) : S;
   const int tiles = kv_end / kTileKV;
 
-  // Staging by one group (256 threads): K chunk c is row c/32, unit c%32;
-  // V chunk c is key c%32, elements 8(c/32)..+8, scattered down Vt's column.
-  auto stage_k = [&](int tile, int stage) {
-#pragma unroll 1
-    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
-      const int n = c / (D / 8), u = c % (D / 8);
-      const tl::u32x4 v = *reinterpret_cast<const tl::u32x4*>(K + head + (long)(tile * kTileKV + n) * D + 8 * u);
-      *reinterpret_cast<tl::u32x4*>(lds + Lds::k_offset(stage, n, u)) = v;
+  // Staging by one group (256 threads), in two halves so the global loads'
+  // latency hides behind the softmax: load() issues a thread's four 16-byte
+  // loads into registers before the softmax, store() writes them after it.
+  // K chunk c is row c/32, unit c%32; V chunk c is key c%32, elements
+  // 8(c/32)..+8, scattered down Vt's column.
+  constexpr int kChunks = kTileKV * D / 8 / kGroupThreads;  // 4 per thread
+  tl::u32x4 staged[kChunks];
+  auto load_k = [&](int tile) {
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const int c = gt + k * kGroupThreads, n = c / (D / 8), u = c % (D / 8);
+      staged[k] = *reinterpret_cast<const tl::u32x4*>(K + head + (long)(tile * kTileKV + n) * D + 8 * u);
     }
   };
-  auto stage_v = [&](int tile, int stage) {
-#pragma unroll 1
-    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
-      const int n = c % kTileKV, d0 = 8 * (c / kTileKV);
-      const tl::bf16x8 v = *reinterpret_cast<const tl::bf16x8*>(V + head + (long)(tile * kTileKV + n) * D + d0);
+  auto store_k = [&](int stage) {
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const int c = gt + k * kGroupThreads, n = c / (D / 8), u = c % (D / 8);
+      *reinterpret_cast<tl::u32x4*>(lds + Lds::k_offset(stage, n, u)) = staged[k];
+    }
+  };
+  auto load_v = [&](int tile) {
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const int c = gt + k * kGroupThreads, n = c % kTileKV, d0 = 8 * (c / kTileKV);
+      staged[k] = *reinterpret_cast<const tl::u32x4*>(V + head + (long)(tile * kTileKV + n) * D + d0);
+    }
+  };
+  auto store_v = [&](int stage) {
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) {
+      const int c = gt + k * kGroupThreads, n = c % kTileKV, d0 = 8 * (c / kTileKV);
+      const tl::bf16x8 v = __builtin_bit_cast(tl::bf16x8, staged[k]);
 #pragma unroll
       for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds::vt_offset(stage, d0 + e, n)) = v[e];
     }
@@ -188,21 +210,26 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
     for (int q = 0; q < 8; ++q) p[q] = (tl::bf16)x[q];
   };
 
-  if (group == 0) stage_k(0, 0);
+  if (group == 0) {
+    load_k(0);
+    store_k(0);
+  }
   __syncthreads();
   for (int j = 0; j <= tiles; ++j) {
     // phase 2j
     if (group == 0) {
       mfma_phase(j);
     } else {
+      if (j < tiles) load_v(j);
       if (j > 0) softmax_phase(j - 1);
-      if (j < tiles) stage_v(j, j & 1);
+      if (j < tiles) store_v(j & 1);
     }
     __syncthreads();
     // phase 2j+1
     if (group == 0) {
+      if (j + 1 < tiles) load_k(j + 1);
       if (j < tiles) softmax_phase(j);
-      if (j + 1 < tiles) stage_k(j + 1, (j + 1) & 1);
+      if (j + 1 < tiles) store_k((j + 1) & 1);
     } else {
       mfma_phase(j);
     }
@@ -222,7 +249,7 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
 
 }  // namespace attention_d256
 
-extern "C" __global__ __launch_bounds__(attention_d256::kThreads) __attribute__((amdgpu_waves_per_eu(4))) void attention_fwd_d256(
+extern "C" __global__ __launch_bounds__(attention_d256::kThreads) void attention_fwd_d256(
     tl::bf16* __restrict__ O, float* __restrict__ lse, const tl::bf16* __restrict__ Q, const tl::bf16* __restrict__ K,
     const tl::bf16* __restrict__ V, int S, int causal TL_WAVE_STAMPS_PARAM) {
   TL_WAVE_STAMPS();

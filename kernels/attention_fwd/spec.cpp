@@ -75,7 +75,8 @@ KernelSpec attention_d256_spec() {
       "share rows.  MFMA phase (s_setprio 1): O^T_h += Vt[half h] P^T, partial S^T_h = K[:, half h] Q^T[half h], "
       "the partial to the wave's LDS slot; softmax phase (next phase, after the barrier): S^T = own + partner's "
       "partial from LDS, the same softmax in both waves.  Ping-pong: waves w and w+4 share a SIMD, group A (0-3) "
-      "and B (4-7) alternate MFMA and softmax phases; A stages K, B stages V";
+      "and B (4-7) alternate MFMA and softmax phases; A stages K, B stages V (loads issued before its softmax, "
+      "LDS writes after it)";
   s.thread_values =
       "query per lane: lane l owns query l%16; S^T lane l holds keys 16nb + 4(l/16)..+4 (nb < 2); O^T lane l holds "
       "d = 128h + 16db + 4(l/16)..+4 (db < 8); exchange slot: lane l's f32x4 of block nb at 1024nb + 16l";
