@@ -34,6 +34,11 @@ CASES = [  # kernel, source, shape: kernels whose waves each have a SIMD to them
     ("gemm_mxfp8", "gemm_mxfp8", (128, 128, 1024)),
     ("gemm_mxfp4", "gemm_mxfp4", (128, 128, 1024)),
     ("attention_fwd_d64", "attention_fwd", (1, 512, 0)),
+    ("gemm_mxfp8_32x32", "gemm_mxfp8", (128, 128, 1024)),
+    ("gemm_mxfp4_32x32", "gemm_mxfp4", (128, 128, 1024)),
+    ("attention_fwd_d256", "attention_fwd_d256", (1, 512, 0)),
+    ("attention_bwd_d64", "attention_bwd", (1, 512, 0)),
+    ("attention_bwd_d128", "attention_bwd", (1, 512, 0)),
 ]
 
 
