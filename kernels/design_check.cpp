@@ -72,7 +72,15 @@ DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std
   if (rep.lds_bytes > rep.lds_capacity)
     rep.problems.push_back("LDS: the design needs " + std::to_string(rep.lds_bytes) + " bytes, " + a.name + " has " +
                            std::to_string(rep.lds_capacity));
+  std::vector<std::string> assumed;  // instructions whose phases the arch file assumes, each noted once
   for (const auto& acc : spec.accesses) {
+    const arch::LdsInstruction& ins = a.instruction(acc.instruction);
+    if (ins.status == arch::Status::kAssumed &&
+        std::find(assumed.begin(), assumed.end(), ins.name) == assumed.end()) {
+      assumed.push_back(ins.name);
+      rep.notes.push_back("the phases of " + ins.name + " on " + a.name +
+                          " are not known: its accesses are costed on an assumption (" + ins.source + ")");
+    }
     rep.accesses.push_back(check_access(spec, acc, a));
     rep.conflict_cycles += rep.accesses.back().conflict_cycles;
     if (rep.accesses.back().conflict_cycles)
@@ -94,7 +102,7 @@ DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std
                                    spec.threads_per_block};
     rep.occupancy = lds::occupancy(a, res);
     rep.limited_by = rep.occupancy->limited_by;
-    rep.notes = rep.occupancy->notes;
+    rep.notes.insert(rep.notes.end(), rep.occupancy->notes.begin(), rep.occupancy->notes.end());
   } else {
     rep.limited_by = "unknown (no compiled code object: registers are the compiler's)";
   }

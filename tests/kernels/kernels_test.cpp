@@ -414,6 +414,23 @@ TEST(DesignCheck, MxGemm32x32SwizzleRemovesTheOperandConflicts) {
   EXPECT_EQ(design_check(find_spec("gemm_mxfp4_32x32"), a, std::nullopt, one_step).bound->mfma_cycles, 32 * 32 / 4);
 }
 
+// A design whose cost rests on assumed LDS phases says so, once per
+// instruction: the transposing copies of attention backward use ds_write_b16,
+// whose phases are assumed on both arches; gfx950's ds_write_b128 is assumed,
+// gfx942's is documented, and the reads are measured.
+TEST(DesignCheck, AssumedLdsPhasesAreNoted) {
+  auto notes_naming = [](const DesignReport& r, const std::string& what) {
+    return std::count_if(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
+  };
+  const DesignReport x = design_check(find_spec("attention_bwd_d64"), arch::load_arch("gfx950"));
+  EXPECT_EQ(notes_naming(x, "the phases of ds_write_b16 on gfx950 are not known"), 1);
+  EXPECT_EQ(notes_naming(x, "the phases of ds_write_b128 on gfx950 are not known"), 1);
+  EXPECT_EQ(notes_naming(x, "ds_read"), 0);
+  const DesignReport y = design_check(find_spec("attention_bwd_d64"), arch::load_arch("gfx942"));
+  EXPECT_EQ(notes_naming(y, "the phases of ds_write_b16 on gfx942 are not known"), 1);
+  EXPECT_EQ(notes_naming(y, "ds_write_b128"), 0);
+}
+
 // By hand, gemm_bf16 at 512x512x512 on gfx950: 16 workgroups, 8 K steps;
 // per step 4 waves x 32 MFMAs of 16 cycles on 4 SIMDs = 512 cycles; LDS per
 // step 2 x 128 (writes) + 2 x 64 (reads) = 384 cycles; global per workgroup
