@@ -23,7 +23,9 @@ check "compile unknown exit" 2 "$rc"
 contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, lds_patterns, mfma_rate, global_memory)" "$err"
 run compile gemm_mxfp8 --arch gfx942
 check "compile gfx950-only exit" 2 "$rc"
-contains "compile gfx950-only message" "gemm_mxfp8 uses instructions only gfx950 has" "$err"
+contains "compile gfx950-only message" "gemm_mxfp8 is built for gfx950 only (instructions or LDS only gfx950 has)" "$err"
+run compile attention_fwd_d256 --arch gfx942
+contains "compile gfx950-only LDS message" "attention_fwd_d256 is built for gfx950 only" "$err"
 run compile gemm_mxfp8 --arch all --out-dir "$tmp/k"
 check "compile gfx950-only with all" 0 "$rc"
 check "compile gfx950-only skipped for gfx942" "no" "$([ -e "$tmp/k/gfx942/gemm_mxfp8.hsaco" ] && echo yes || echo no)"

@@ -60,7 +60,7 @@ bool compile(const std::string& source, const std::string& arch, const fs::path&
   }
   return true;
 }
-// Sources whose instructions only gfx950 has (kernels/CMakeLists.txt).
+// Sources built for gfx950 only: instructions or LDS only gfx950 has (kernels/CMakeLists.txt).
 bool gfx950_only(const std::string& source) {
   for (const char* o : build::kGfx950Only)
     if (source == o) return true;
@@ -121,7 +121,7 @@ int run_compile(const std::vector<std::string>& args) {
       for (const auto& s : sources) {
         if (a != "gfx950" && gfx950_only(s)) {
           if (arch == "all") continue;
-          return usage_error("compile", fs::path(s).stem().string() + " uses instructions only gfx950 has");
+          return usage_error("compile", fs::path(s).stem().string() + " is built for gfx950 only (instructions or LDS only gfx950 has)");
         }
         fs::path out;
         if (!compile(s, a, vm["out-dir"].as<std::string>(), out)) return kFailed;
