@@ -1,5 +1,6 @@
 #include "kernels/emulated.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -26,6 +27,11 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
     throw std::invalid_argument(kernel + " takes a shape of " + std::to_string(spec.shape_dims.size()) + " numbers");
   if (std::string v = spec.shape_violations(shape); !v.empty())
     throw std::invalid_argument(kernel + " refuses this shape: " + v);
+  if (std::find(spec.archs.begin(), spec.archs.end(), arch) == spec.archs.end()) {
+    std::string built;
+    for (const std::string& a : spec.archs) built += (built.empty() ? "" : ", ") + a;
+    throw std::invalid_argument(kernel + " is not built for " + arch + " (only for " + built + ")");
+  }
   namespace fs = std::filesystem;
   std::string dir = code_object_dir.empty() ? build::kCodeObjectDir : code_object_dir;
   std::string file = (fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco")).string();

@@ -30,7 +30,7 @@ struct EmulatedRun {
 // shape rules are checked first) with inputs drawn from `seed`.  The code
 // object is DIR/<arch>/<source>.hsaco, DIR defaulting to the build's.
 // Throws std::invalid_argument for an unknown kernel, a kernel without a
-// host, or a shape the kernel refuses; emu::EmuError when the emulated run
+// host, an arch the kernel is not built for, or a shape the kernel refuses; emu::EmuError when the emulated run
 // stops.  `prepare`, when given, is called with the emulator before the host
 // runs it: the cycle model attaches itself there (timing::CycleModel::attach).
 EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, const std::vector<long long>& shape,

@@ -218,6 +218,12 @@ TEST(EmuKernels, RefusesBadRequests) {
   EXPECT_THROW(kernels::run_emulated("no_such_kernel", "gfx950", {1}, 1), std::invalid_argument);
   EXPECT_THROW(kernels::run_emulated("gemm_bf16", "gfx950", {100, 128, 64}, 1), std::invalid_argument);  // M % 128
   EXPECT_THROW(kernels::run_emulated("gemm_bf16", "gfx950", {128, 128}, 1), std::invalid_argument);
+  try {
+    kernels::run_emulated("attention_fwd_d256", "gfx942", {1, 64, 0}, 1);
+    FAIL() << "a gfx950-only kernel ran on gfx942";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "attention_fwd_d256 is not built for gfx942 (only for gfx950)");
+  }
 }
 
 }  // namespace
