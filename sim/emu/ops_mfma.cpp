@@ -46,22 +46,29 @@ float element(u32 word, int idx, bool ocp_fp8) {
   }
 }
 
-// The 16-wide rows of a 16 x 16 output in AVX-512 registers: the same
-// multiply-then-add per k as the portable loop (not an FMA, which would
-// round differently when a product is not exact in f32).
-template <int K>
-__attribute__((target("avx512f"))) void multiply_16_avx512(const float* __restrict at, const float* __restrict b,
-                                                            float* __restrict acc) {
-  // Eight rows at a time: eight independent add chains hide the add latency.
-  for (int i0 = 0; i0 < 16; i0 += 8) {
-    __m512 row[8];
-    for (int r = 0; r < 8; ++r) row[r] = _mm512_loadu_ps(acc + 16 * (i0 + r));
+// The rows of an R x R output (R = 16 or 32: one or two 16-wide vectors) in
+// AVX-512 registers: the same multiply-then-add per k as the portable loop
+// (not an FMA, which would round differently when a product is not exact in
+// f32).
+template <int R, int K>
+__attribute__((target("avx512f"))) void multiply_avx512(const float* __restrict at, const float* __restrict b,
+                                                         float* __restrict acc) {
+  constexpr int V = R / 16;
+  // Eight rows at a time: 8 x V independent add chains hide the add latency.
+  for (int i0 = 0; i0 < R; i0 += 8) {
+    __m512 row[8][V];
+    for (int r = 0; r < 8; ++r)
+      for (int v = 0; v < V; ++v) row[r][v] = _mm512_loadu_ps(acc + R * (i0 + r) + 16 * v);
     for (int k = 0; k < K; ++k) {
-      const __m512 bk = _mm512_loadu_ps(b + 16 * k);
-      for (int r = 0; r < 8; ++r)
-        row[r] = _mm512_add_ps(row[r], _mm512_mul_ps(_mm512_set1_ps(at[k * 16 + i0 + r]), bk));
+      __m512 bk[V];
+      for (int v = 0; v < V; ++v) bk[v] = _mm512_loadu_ps(b + R * k + 16 * v);
+      for (int r = 0; r < 8; ++r) {
+        const __m512 x = _mm512_set1_ps(at[k * R + i0 + r]);
+        for (int v = 0; v < V; ++v) row[r][v] = _mm512_add_ps(row[r][v], _mm512_mul_ps(x, bk[v]));
+      }
     }
-    for (int r = 0; r < 8; ++r) _mm512_storeu_ps(acc + 16 * (i0 + r), row[r]);
+    for (int r = 0; r < 8; ++r)
+      for (int v = 0; v < V; ++v) _mm512_storeu_ps(acc + R * (i0 + r) + 16 * v, row[r][v]);
   }
 }
 
@@ -72,8 +79,8 @@ const bool kHasAvx512 = [] {
 
 template <int R, int K>
 void multiply(const float* __restrict at, const float* __restrict b, float* __restrict acc) {
-  if constexpr (R == 16) {
-    if (kHasAvx512) return multiply_16_avx512<K>(at, b, acc);
+  if constexpr (R == 16 || R == 32) {
+    if (kHasAvx512) return multiply_avx512<R, K>(at, b, acc);
   }
   for (int i = 0; i < R; ++i)
     for (int k = 0; k < K; ++k) {
@@ -126,26 +133,55 @@ void mfma(Wave& w, const Op& op, Env& env) {
 // without a scale operand (the unscaled forms) it is 1.  Element decoding in
 // float_bits.hpp.  FP6 (formats 2, 3) is refused with one line: no suite or
 // AMD kernel uses it yet, and its packing is not exercised by any test.
+// Every code's value, from decode_f8f6f4 and decode_e8m0 once: a table
+// lookup per element instead of an ldexp (which made a scaled MFMA some
+// 50 µs to emulate).
+struct DecodeTables {
+  float e4m3[256], e5m2[256], e2m1[16], e8m0[256];
+  DecodeTables() {
+    for (std::uint32_t c = 0; c < 256; ++c) e4m3[c] = decode_f8f6f4(0, c), e5m2[c] = decode_f8f6f4(1, c), e8m0[c] = decode_e8m0(c);
+    for (std::uint32_t c = 0; c < 16; ++c) e2m1[c] = decode_f8f6f4(4, c);
+  }
+};
+const DecodeTables& decode_tables() {
+  static const DecodeTables t;
+  return t;
+}
+
 template <int R>
 void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, int sel, float (&t)[2048 / R][R]) {
   constexpr int K = 2048 / R;
   if (format != 0 && format != 1 && format != 4)
     throw EmuError("f8f6f4 format " + std::to_string(format) + " (FP6) is not implemented");
-  for (int l = 0; l < kLanes; ++l) {
-    const int row = l % R, g = l / R;
+  const DecodeTables& d = decode_tables();
+  const u32* reg[8];
+  for (int r = 0; r < (format == 4 ? 4 : 8); ++r) reg[r] = vector_reg(w, src, r);
+  // By lane group g and element slot: the R lanes of a group are R
+  // consecutive rows, so the innermost loop reads and writes contiguously.
+  for (int g = 0; g < kLanes / R; ++g) {
     if (format == 4) {
-      for (int n = 0; n < 32; ++n) t[32 * g + n][row] = decode_f8f6f4(4, (vector_reg(w, src, n / 8)[l] >> (4 * (n % 8))) & 15);
+      for (int n = 0; n < 32; ++n) {
+        const u32* src_reg = reg[n / 8] + R * g;
+        const int shift = 4 * (n % 8);
+        for (int row = 0; row < R; ++row) t[32 * g + n][row] = d.e2m1[(src_reg[row] >> shift) & 15];
+      }
     } else {
+      const float* table = format == 0 ? d.e4m3 : d.e5m2;
       for (int b = 0; b < 32; ++b) {
         const int k = b < 16 ? 16 * g + b : K / 2 + 16 * g + (b - 16);
-        t[k][row] = decode_f8f6f4(format, (vector_reg(w, src, b / 4)[l] >> (8 * (b % 4))) & 0xff);
+        const u32* src_reg = reg[b / 4] + R * g;
+        const int shift = 8 * (b % 4);
+        for (int row = 0; row < R; ++row) t[k][row] = table[(src_reg[row] >> shift) & 0xff];
       }
     }
   }
   if (!scale) return;
   const u32* sv = vector_reg(w, *scale);
+  float factor[K / 32][R];  // the scale of (K-block, row): lane row + R * block
+  for (int blk = 0; blk < K / 32; ++blk)
+    for (int row = 0; row < R; ++row) factor[blk][row] = d.e8m0[(sv[row + R * blk] >> (8 * sel)) & 0xff];
   for (int k = 0; k < K; ++k)
-    for (int row = 0; row < R; ++row) t[k][row] *= decode_e8m0((sv[row + R * (k / 32)] >> (8 * sel)) & 0xff);
+    for (int row = 0; row < R; ++row) t[k][row] *= factor[k / 32][row];
 }
 
 // Operands: D, A, B, C, scale A, scale B; the scale byte of A is op_sel[0] +
