@@ -4,6 +4,17 @@
 
 namespace tilelab::kernels {
 
+MxGemmVariant with_32x32_atom(MxGemmVariant v, Swizzle swizzle, std::string summary, std::string mfma_atom,
+                              std::string operand_values) {
+  v.name += "_32x32";
+  v.swizzle = swizzle;
+  v.summary = std::move(summary);
+  v.mfma_atom = std::move(mfma_atom);
+  v.operand_values = std::move(operand_values);
+  v.atom = 32;
+  return v;
+}
+
 KernelSpec mx_gemm_spec(const MxGemmVariant& v) {
   const Int row_bytes = 128 * v.bits / 8;  // one K step of a tile row
   const Int chunks = row_bytes / 16;       // 16-byte copy chunks per row

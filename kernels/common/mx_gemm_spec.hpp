@@ -19,4 +19,9 @@ struct MxGemmVariant {
 
 KernelSpec mx_gemm_spec(const MxGemmVariant& v);
 
+// `v` with the 32x32x64 MFMA atom: named <name>_32x32, with the swizzle its
+// 32-row operand reads need and the atom's MFMA and operand values in words.
+MxGemmVariant with_32x32_atom(MxGemmVariant v, Swizzle swizzle, std::string summary, std::string mfma_atom,
+                              std::string operand_values);
+
 }  // namespace tilelab::kernels

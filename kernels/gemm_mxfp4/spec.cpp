@@ -9,19 +9,16 @@ std::vector<KernelSpec> gemm_mxfp4_specs() {
   // Sw<2,4,3>: conflict-free on both sides (tilelab swizzle --arch gfx950
   // --tile 128,64 --elem-bytes 1 --write-tv '(64,4):(4,1)' '(1,16)'
   // --write-inst ds_write_b128 --read-tv '(16,4):(1,16)' '(1,16)' --read-inst ds_read_b128).
-  MxGemmVariant v16{"gemm_mxfp4", "gemm_mxfp4/gemm_mxfp4.hip",
-                       "MXFP4 GEMM: E2M1 operands packed two per byte, E8M0 scales per 32 K, fp32 accumulate, bf16 out",
-                       "E2M1 pairs", 4, Swizzle(2, 4, 3),
-                       "v_mfma_scale_f32_16x16x128_f8f6f4 (E2M1 x E2M1: cbsz = blgp = 4, 4-register operands)",
-                       "row l%16, k 32g..+31 = bytes 16g..+15"};
+  const MxGemmVariant v16{"gemm_mxfp4", "gemm_mxfp4/gemm_mxfp4.hip",
+                          "MXFP4 GEMM: E2M1 operands packed two per byte, E8M0 scales per 32 K, fp32 accumulate, bf16 out",
+                          "E2M1 pairs", 4, Swizzle(2, 4, 3),
+                          "v_mfma_scale_f32_16x16x128_f8f6f4 (E2M1 x E2M1: cbsz = blgp = 4, 4-register operands)",
+                          "row l%16, k 32g..+31 = bytes 16g..+15"};
   // 32 rows per half-wave: Sw<2,4,4> (chunk c of row r at c ^ ((r/4) % 4)).
-  MxGemmVariant v32 = v16;
-  v32.swizzle = Swizzle(2, 4, 4);
-  v32.name = "gemm_mxfp4_32x32";
-  v32.summary = "MXFP4 GEMM with the 32x32x64 MFMA atom: E2M1 pairs, E8M0 scales per 32 K (OPSEL), bf16 out";
-  v32.mfma_atom = "v_mfma_scale_f32_32x32x64_f8f6f4 (E2M1 x E2M1: cbsz = blgp = 4, OPSEL 0 and 2)";
-  v32.operand_values = "row l%32, k 64kk+32g..+31 = bytes 32kk+16g..+15 for MFMA kk = 0, 1";
-  v32.atom = 32;
+  const MxGemmVariant v32 = with_32x32_atom(
+      v16, Swizzle(2, 4, 4), "MXFP4 GEMM with the 32x32x64 MFMA atom: E2M1 pairs, E8M0 scales per 32 K (OPSEL), bf16 out",
+      "v_mfma_scale_f32_32x32x64_f8f6f4 (E2M1 x E2M1: cbsz = blgp = 4, OPSEL 0 and 2)",
+      "row l%32, k 64kk+32g..+31 = bytes 32kk+16g..+15 for MFMA kk = 0, 1");
   return {mx_gemm_spec(v16), mx_gemm_spec(v32)};
 }
 
