@@ -9,7 +9,7 @@
 // query rows and half of D each, so each holds 32 accumulator VGPRs (Oᵀ for
 // d = 128h..128h+127) and 16 for its half of Qᵀ; the registers saved hold
 // the next K or V tile in flight (below).
-
+//
 // Workgroup: 64 query rows of one head, 512 threads = 8 waves.  Wave w is in
 // group w/4 (A or B, the ping-pong), row block rb = 2(w/4) + (w%4)/2 (query
 // rows 16rb..+16) and D half h = w%2; its partner w^1 has the same rows and
@@ -44,7 +44,7 @@
 // unit u of key row n at u ^ n); Vt stage 256 x 32 composed with Sw<2,3,4>
 // (8-byte unit k of row d at k ^ 2((d/4)%4)); exchange slots 8 waves x 2 KiB,
 // lane l's 16 bytes of 16-key block nb at 1024nb + 16l.  80 KiB: gfx950 only
-// (gfx942 has 64 KiB, less than the double-buffered K and Vt stages alone).
+// (gfx942 has 64 KiB, which the double-buffered K and Vt stages alone fill).
 // Registers: 194 VGPRs, one workgroup (2 waves per SIMD) per CU.  The
 // staging wave issues its four 16-byte global loads before its softmax and
 // writes them to LDS after it, so their latency hides behind the softmax.

@@ -68,7 +68,7 @@ KernelSpec attention_d256_spec() {
   s.source = "attention_fwd/attention_fwd_d256.hip";
   s.summary = "fused attention forward, bf16, D = 256 split across wave pairs (S^T halves meet in LDS), causal or not, "
               "online softmax (fp32), log-sum-exp per row, dual-wave ping-pong";
-  s.archs = {"gfx950"};  // 80 KiB of LDS; gfx942 has 64 KiB
+  s.archs = {"gfx950"};  // 80 KiB of LDS; gfx942 has 64 KiB, which the K and Vt stages alone fill
   s.block_tile = "64 query rows x 32-key KV tiles per workgroup (one head), D = 256 in two halves of 128";
   s.wave_layout =
       "8 waves; wave w owns query rows 16rb..+16 (rb = 2(w/4) + (w%4)/2) and D half h = w%2 of O^T; partners w, w^1 "
