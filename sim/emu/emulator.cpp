@@ -247,6 +247,7 @@ Env Emulator::env_for(GlobalMemory& memory, Workgroup& wg) const {
   env.lds = &wg.lds;
   env.lds_trace = trace_.get();
   env.observer = observer_;
+  env.races = wg.races.get();
   env.denorm_mode_32 = denorm_mode_32_;
   env.ocp_fp8 = ocp_fp8_;
   return env;
@@ -278,6 +279,7 @@ Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, s
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
       for (std::uint32_t x = 0; x < launch.grid[0]; ++x) {
         Workgroup wg = start_workgroup(launch, kernarg, {x, y, z});
+        wg.races = std::make_unique<LdsRaceCheck>(wg.lds.size(), wg.id, race_log_);
         Env env = env_for(memory, wg);
         for (;;) {
           bool progressed = false;
@@ -309,6 +311,7 @@ Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, s
 RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   const auto start = std::chrono::steady_clock::now();
   trace_ = std::make_unique<Trace>(arch_, ops_.size(), observer_);
+  race_log_ = LdsRaceLog{};
   const std::uint64_t kernarg = prepare(memory, launch);
   const Scheduler::Ran ran = scheduler_ ? scheduler_->dispatch(*this, memory, launch, kernarg)
                                         : run_plain(memory, launch, kernarg);
@@ -316,6 +319,11 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   stats.workgroups = ran.workgroups;
   stats.waves = ran.waves;
   stats.wave_instructions = ran.wave_instructions;
+  stats.lds_races = race_log_;
+  for (LdsRace& r : stats.lds_races.first) {
+    const isa::Instruction &a = program_.instructions[r.first_index], &b = program_.instructions[r.second_index];
+    r.first_pc = a.pc, r.first_text = a.text, r.second_pc = b.pc, r.second_text = b.text;
+  }
   for (std::size_t i = 0; i < trace_->sites.size(); ++i)
     if (trace_->seen[i]) stats.lds_sites.push_back(trace_->sites[i]);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

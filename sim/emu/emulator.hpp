@@ -53,6 +53,9 @@ struct RunStats {
   std::uint64_t workgroups = 0, waves = 0;
   double seconds = 0;              // wall time of the dispatch (not stored in traces: not deterministic)
   std::vector<LdsSite> lds_sites;  // by pc
+  // LDS accesses of two waves between the same barriers, one a write (the
+  // functional scheduler only: a timed run leaves this empty).
+  LdsRaceLog lds_races;
 };
 
 class Emulator;
@@ -111,6 +114,7 @@ class Emulator {
     std::array<std::uint32_t, 3> id{};
     std::vector<Wave> waves;
     std::vector<std::uint8_t> lds;
+    std::unique_ptr<LdsRaceCheck> races;  // set by the functional scheduler
   };
   // Lays the kernel arguments into a kernarg buffer (once per launch).
   std::uint64_t prepare(GlobalMemory& memory, const Launch& launch);
@@ -137,6 +141,7 @@ class Emulator {
   std::uint64_t wave_budget_ = kDefaultWaveBudget;
   std::uint32_t dynamic_lds_ = 0;
   AccessObserver* observer_ = nullptr;
+  LdsRaceLog race_log_;  // of the current run
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
 };

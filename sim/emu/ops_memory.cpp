@@ -142,10 +142,13 @@ u32 pk_add_bf16(u32 old, u32 value) {
 u32 add_u32(u32 old, u32 value) { return old + value; }
 
 // ---- LDS ----
-std::uint8_t* lds_at(Env& e, u32 address, int bytes, int lane) {
+// The LDS bytes lane `lane` of wave w reads or writes (bounds-checked), and
+// the access recorded by the race check when one runs.
+std::uint8_t* lds_at(Env& e, const Wave& w, const Op& op, u32 address, int bytes, int lane, bool write) {
   if (static_cast<u64>(address) + static_cast<u64>(bytes) > e.lds->size())
     throw EmuError("LDS access of " + std::to_string(bytes) + " bytes at " + hex(address) + " (lane " +
                    std::to_string(lane) + ") is outside the workgroup's " + std::to_string(e.lds->size()) + " bytes");
+  if (e.races) e.races->access(w.id, w.barriers, op.index, address, bytes, write);
   return e.lds->data() + address;
 }
 
@@ -174,7 +177,7 @@ void ds_read(Wave& w, const Op& op, Env& e) {
   trace(e, op, addr, w.exec);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    const std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+    const std::uint8_t* p = lds_at(e, w, op, addr[l], Bytes, l, false);
     if constexpr (Bytes >= 4) {
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), i)[l], p + 4 * i, 4);
     } else {
@@ -198,7 +201,7 @@ void ds_write(Wave& w, const Op& op, Env& e) {
   trace(e, op, addr, w.exec, Half ? std::string_view("ds_write_b16") : std::string_view());  // d16_hi: a 16-bit write
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+    std::uint8_t* p = lds_at(e, w, op, addr[l], Bytes, l, true);
     if constexpr (Bytes >= 4) {
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 1), i)[l], 4);
     } else {
@@ -223,7 +226,7 @@ void ds_read2(Wave& w, const Op& op, Env& e) {
   for (int k = 0; k < 2; ++k)
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
-      const std::uint8_t* p = lds_at(e, addr[k][l], Bytes, l);
+      const std::uint8_t* p = lds_at(e, w, op, addr[k][l], Bytes, l, false);
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), k * Bytes / 4 + i)[l], p + 4 * i, 4);
     }
 }
@@ -237,7 +240,7 @@ void ds_write2(Wave& w, const Op& op, Env& e) {
     trace(e, op, addr, w.exec, element_access<Bytes>(true));
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
-      std::uint8_t* p = lds_at(e, addr[l], Bytes, l);
+      std::uint8_t* p = lds_at(e, w, op, addr[l], Bytes, l, true);
       for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 1 + k), i)[l], 4);
     }
   }
@@ -312,7 +315,7 @@ void global_load_lds(Wave& w, const Op& op, Env& e) {
     const std::uint8_t* p = e.memory->find(a, Bytes);
     if (!p) out_of_bounds("global load (to LDS)", Bytes, l, a);
     lds_addr[l] = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
-    std::memcpy(lds_at(e, lds_addr[l], Bytes, l), p, Bytes);
+    std::memcpy(lds_at(e, w, op, lds_addr[l], Bytes, l, true), p, Bytes);
   }
   if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
 }
@@ -335,7 +338,7 @@ void ds_read_b64_tr(Wave& w, const Op& op, Env& e) {
   std::uint8_t bytes[kLanes][8] = {};
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
-    std::memcpy(bytes[l], lds_at(e, addr[l], 8, l), 8);
+    std::memcpy(bytes[l], lds_at(e, w, op, addr[l], 8, l, false), 8);
   }
   std::uint8_t out[kLanes][8] = {};
   for (int l = 0; l < kLanes; ++l) {
@@ -394,7 +397,7 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
       BufferAccess a = buffer_address(w, op, 0, 1, l, Bytes);
       if (a.in_range) seen[l] = a.address, touched |= 1ull << l;
       u32 lds_addr = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
-      std::uint8_t* dst = lds_at(e, lds_addr, Bytes, l);
+      std::uint8_t* dst = lds_at(e, w, op, lds_addr, Bytes, l, true);
       const std::uint8_t* p = a.in_range ? e.memory->find(a.address, Bytes) : nullptr;
       if (a.in_range && !p) out_of_bounds("buffer load (to LDS)", Bytes, l, a.address);
       if (p) std::memcpy(dst, p, Bytes);

@@ -252,7 +252,10 @@ void add_scalar_ops(HandlerTable& t) {
   // Program control.  Memory operations complete when issued in the
   // functional model, so waits have nothing to wait for.
   t["s_endpgm"] = [](Wave& w, const Op&, Env&) { w.done = true; };
-  t["s_barrier"] = [](Wave& w, const Op&, Env&) { w.at_barrier = true; };
+  t["s_barrier"] = [](Wave& w, const Op&, Env&) {
+    w.at_barrier = true;
+    ++w.barriers;
+  };
   t["s_waitcnt"] = [](Wave&, const Op&, Env&) {};
   t["s_nop"] = [](Wave&, const Op&, Env&) {};
   t["s_sleep"] = [](Wave&, const Op&, Env&) {};

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/emu/lds_races.hpp"
 #include "sim/emu/memory.hpp"
 #include "sim/emu/operands.hpp"
 #include "sim/emu/wave.hpp"
@@ -59,6 +60,7 @@ struct Env {
   std::vector<std::uint8_t>* lds = nullptr;
   LdsTrace* lds_trace = nullptr;
   AccessObserver* observer = nullptr;  // the cycle model, when one drives the run
+  LdsRaceCheck* races = nullptr;       // the workgroup's LDS race check (functional runs)
   int denorm_mode_32 = 3;              // FLOAT_DENORM_MODE_32: bit 0 keep input denorms, bit 1 keep outputs
   bool ocp_fp8 = true;                 // FP8 of gfx950 (OCP E4M3/E5M2); gfx942's are the FNUZ variants
 };

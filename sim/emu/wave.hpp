@@ -24,6 +24,7 @@ struct Wave {
   std::uint32_t pc = 0;  // index of the next instruction in the program
   bool done = false;
   bool at_barrier = false;
+  std::uint32_t barriers = 0;  // s_barrier executed: the LDS race check's epoch
   int id = 0;            // wave number within its workgroup
   std::array<std::uint32_t, 3> workgroup{};  // its workgroup's id (for messages)
   int priority = 0;      // s_setprio (kept for the cycle model)

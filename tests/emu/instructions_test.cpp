@@ -918,3 +918,74 @@ TEST(EmuInstructions, ScaledMfma32x32x64ScaleByteZeroIsTwoToTheMinus127) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// The LDS race check (sim/emu/lds_races.hpp) on two-wave workgroups run by
+// the functional scheduler (wave 0 runs until it blocks, then wave 1).
+emu::RunStats run_two_waves(const std::string& source) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  isa::Decoder decoder("gfx950");
+  emu::Emulator e(decoder.decode_bytes(assemble(source + "\ns_endpgm\n"), 0, "races", 0), a, 1024);
+  emu::GlobalMemory memory;
+  emu::Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {128, 1, 1};
+  return e.run(memory, launch);
+}
+
+// Both waves store to word 0 with nothing between them: write-write, waves 0
+// then 1, before any barrier, at the store's pc and text.
+TEST(EmuLdsRaces, TwoWavesWritingOneWordRace) {
+  const emu::RunStats s = run_two_waves("v_mov_b32 v1, 0\nds_write_b32 v1, v0");
+  ASSERT_GT(s.lds_races.count, 0u);
+  const emu::LdsRace& r = s.lds_races.first.at(0);
+  EXPECT_EQ(r.kind, "write-write");
+  EXPECT_EQ(r.address, 0u);
+  EXPECT_EQ(r.first_wave, 0);
+  EXPECT_EQ(r.second_wave, 1);
+  EXPECT_EQ(r.barriers, 0u);
+  EXPECT_EQ(r.first_text, "ds_write_b32 v1, v0");
+  EXPECT_EQ(r.first_pc, r.second_pc);
+}
+
+// Each lane its own word: no two waves meet.
+TEST(EmuLdsRaces, DisjointWordsDoNotRace) {
+  EXPECT_EQ(run_two_waves("v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v0\nds_read_b32 v2, v1").lds_races.count, 0u);
+}
+
+// Wave 0 stores word 0, wave 1 loads it: a race without a barrier between,
+// none with one (the load is then after the barrier the store is before).
+TEST(EmuLdsRaces, ABarrierOrdersAStoreAndALoad) {
+  const std::string store = "v_mov_b32 v1, 0\nv_cmp_gt_u32 vcc, 64, v0\ns_and_saveexec_b64 s[4:5], vcc\n"
+                            "ds_write_b32 v1, v0\ns_or_b64 exec, exec, s[4:5]\ns_waitcnt lgkmcnt(0)\n";
+  const emu::RunStats racy = run_two_waves(store + "ds_read_b32 v2, v1");
+  ASSERT_GT(racy.lds_races.count, 0u);
+  EXPECT_EQ(racy.lds_races.first.at(0).kind, "write-read");
+  EXPECT_EQ(racy.lds_races.first.at(0).second_text, "ds_read_b32 v2, v1");
+  EXPECT_EQ(run_two_waves(store + "s_barrier\nds_read_b32 v2, v1").lds_races.count, 0u);
+}
+
+// Both waves load word 0, then wave 1 stores it: the store races with wave
+// 0's load (read-write); loads alone never race.
+TEST(EmuLdsRaces, AStoreAfterAnotherWavesLoadRaces) {
+  EXPECT_EQ(run_two_waves("v_mov_b32 v1, 0\nds_read_b32 v2, v1").lds_races.count, 0u);
+  const emu::RunStats s = run_two_waves(
+      "v_mov_b32 v1, 0\nds_read_b32 v2, v1\ns_waitcnt lgkmcnt(0)\nv_cmp_le_u32 vcc, 64, v0\n"
+      "s_and_saveexec_b64 s[4:5], vcc\nds_write_b32 v1, v0");
+  ASSERT_GT(s.lds_races.count, 0u);
+  const emu::LdsRace& r = s.lds_races.first.at(0);
+  EXPECT_EQ(r.kind, "read-write");
+  EXPECT_EQ(r.first_wave, 0);
+  EXPECT_EQ(r.second_wave, 1);
+  EXPECT_EQ(r.first_text, "ds_read_b32 v2, v1");
+}
+
+// Halfword granularity: two waves storing the two halves of one word do not race.
+TEST(EmuLdsRaces, TheTwoHalvesOfAWordAreSeparate) {
+  EXPECT_EQ(run_two_waves("v_lshrrev_b32 v1, 5, v0\nv_and_b32 v1, 2, v1\nds_write_b16 v1, v0").lds_races.count, 0u);
+}
+
+}  // namespace
+}  // namespace tilelab

@@ -53,12 +53,14 @@ TEST(EmuKernels, MatchTheirReferences) {
         EXPECT_TRUE(r.pass) << c.kernel << " " << arch << " seed " << seed << ": error " << r.max_rel_error
                             << " > " << r.tolerance;
         EXPECT_GT(r.stats.wave_instructions, 0u);
+        EXPECT_EQ(r.stats.lds_races.count, 0u) << c.kernel << " " << arch << ": two waves meet in LDS between barriers";
         EXPECT_EQ(r.stats.workgroups * static_cast<std::uint64_t>(kernels::find_spec(c.kernel).waves(64)), r.stats.waves);
       }
   for (const Case& c : kGfx950Cases)
     for (std::uint64_t seed : {1u, 2u}) {
       kernels::EmulatedRun r = kernels::run_emulated(c.kernel, "gfx950", c.shape, seed);
       EXPECT_TRUE(r.pass) << c.kernel << " seed " << seed << ": error " << r.max_rel_error << " > " << r.tolerance;
+      EXPECT_EQ(r.stats.lds_races.count, 0u) << c.kernel;
     }
 }
 

@@ -35,10 +35,10 @@ check "sim bad shape exit" 2 "$rc"
 contains "sim bad shape message" "error: gemm_bf16 refuses this shape: gemm_bf16 needs M % 128 == 0" "$err"
 run sim attention_fwd_d64 --functional --shape 1,128,1 --json
 check "sim json exit" 0 "$rc"
-check "sim json parses and agrees" "True True 4" "$(printf '%s' "$out" | /usr/bin/python3 -c '
+check "sim json parses and agrees" "True True 4 0" "$(printf '%s' "$out" | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-print(d["pass"], all(k["agree"] for k in d["lds_vs_design"]), len(d["lds_vs_design"]))')"
+print(d["pass"], all(k["agree"] for k in d["lds_vs_design"]), len(d["lds_vs_design"]), d["lds_races"]["count"])')"
 run sim gemm_f16 --functional
 check "sim unknown kernel exit" 2 "$rc"
 contains "sim unknown kernel message" "no kernel named 'gemm_f16'" "$err"
@@ -93,6 +93,7 @@ print(d["cycles"] > 0 and d["reference"]["pass"], d["static_bound"]["cycles_per_
 # and its hottest instructions are that kernel's, pc and text as disasm lists them.
 "$tilelab" disasm "$code_objects/gfx950/attention_bwd.hsaco" --kernel attention_bwd_d64 > "$tmp/bwd.lst"
 run sim attention_bwd_d64 --functional --shape 1,100,1
+contains "sim no LDS races" "LDS races: none (no LDS halfword touched by two waves between the same barriers with a write)" "$out"
 contains "sim pass note" "  the pass ran attention_bwd_prep_d64 first; these figures are attention_bwd_d64's alone" "$out"
 run sim attention_bwd_d64 --timing --shape 1,100,1 --json
 check "timing pass hottest from the main kernel" "True 10 ['attention_bwd_prep_d64']" "$(printf '%s' "$out" | /usr/bin/python3 -c '

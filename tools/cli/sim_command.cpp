@@ -73,8 +73,36 @@ std::string pc_text(std::uint64_t pc) {
   return b;
 }
 
+Json races_json(const emu::LdsRaceLog& races) {
+  Json first = Json::array();
+  for (const emu::LdsRace& x : races.first)
+    first.push_back({{"kind", x.kind},
+                     {"address", x.address},
+                     {"workgroup", x.workgroup},
+                     {"barriers", x.barriers},
+                     {"first", {{"wave", x.first_wave}, {"pc", pc_text(x.first_pc)}, {"text", x.first_text}}},
+                     {"second", {{"wave", x.second_wave}, {"pc", pc_text(x.second_pc)}, {"text", x.second_text}}}});
+  return {{"count", races.count}, {"first", first}};
+}
+
+void print_races(const emu::LdsRaceLog& races) {
+  if (!races.count) {
+    std::printf("LDS races: none (no LDS halfword touched by two waves between the same barriers with a write)\n");
+    return;
+  }
+  std::printf("LDS RACES: %llu accesses by two waves between the same barriers, one a write (the result depends on "
+              "the order the waves run); the first:\n",
+              static_cast<unsigned long long>(races.count));
+  for (const emu::LdsRace& x : races.first)
+    std::printf("  %s at LDS 0x%x, workgroup (%u,%u,%u) after %u barrier(s): wave %d at %s (%s), then wave %d at %s (%s)\n",
+                x.kind.c_str(), x.address, x.workgroup[0], x.workgroup[1], x.workgroup[2], x.barriers, x.first_wave,
+                pc_text(x.first_pc).c_str(), x.first_text.c_str(), x.second_wave, pc_text(x.second_pc).c_str(),
+                x.second_text.c_str());
+}
+
 void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design,
                 const char* no_design = "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)") {
+  print_races(r.stats.lds_races);
   std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
   std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
   for (const auto& s : r.stats.lds_sites) {
@@ -107,6 +135,7 @@ Json to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, con
             {"tolerance", r.tolerance},    {"workgroups", r.stats.workgroups},
             {"waves", r.stats.waves},      {"wave_instructions", r.stats.wave_instructions}};
   j["ran_before"] = r.before;  // the pass's earlier kernels; the figures are this kernel's
+  j["lds_races"] = races_json(r.stats.lds_races);
   j["lds_sites"] = Json::array();
   for (const auto& s : r.stats.lds_sites)
     j["lds_sites"].push_back({{"pc", pc_text(s.pc)}, {"text", s.text}, {"instruction", s.instruction},
@@ -135,6 +164,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   const std::uint64_t conflicts = add_lds_sites(w, r.stats);
   w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(conflicts));
   w.add_counter("wave_instructions", static_cast<double>(r.stats.wave_instructions));
+  w.add_counter("lds_races", static_cast<double>(r.stats.lds_races.count));
   w.add_counter("max_rel_error", r.max_rel_error);
   w.finish();
 }
@@ -265,6 +295,7 @@ int run_code_object(const po::variables_map& vm) {
         traces::RunWriter w(vm["out"].as<std::string>(), info, store_writer_options());
         w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(add_lds_sites(w, run.stats)));
         w.add_counter("wave_instructions", static_cast<double>(run.stats.wave_instructions));
+        w.add_counter("lds_races", static_cast<double>(run.stats.lds_races.count));
         w.finish();
       }
     }
