@@ -200,6 +200,11 @@ def test_sim_times_a_kernel_in_the_cycle_model():
     assert "timing" not in t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64))
 
 
+def test_sim_checks_lds_for_races():
+    r = t.sim("attention_fwd_d256", "gfx950", shape=(1, 128, 1), seed=2)
+    assert r["pass"] and r["lds_races"] == {"count": 0, "first": []}
+
+
 def test_sim_times_the_last_kernel_of_a_pass():
     # attention backward runs its preprocessing kernel first; the timing and
     # its per-instruction table are the main kernel's, pc for pc.

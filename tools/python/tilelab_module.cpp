@@ -701,13 +701,26 @@ PYBIND11_MODULE(_tilelab, m) {
       sites.append(x);
     }
     d["lds_sites"] = sites;
+    py::list races;
+    for (const auto& x : r.stats.lds_races.first) {
+      py::dict y;
+      y["kind"] = x.kind;
+      y["address"] = x.address;
+      y["barriers"] = x.barriers;
+      y["workgroup"] = py::make_tuple(x.workgroup[0], x.workgroup[1], x.workgroup[2]);
+      y["first"] = py::dict(py::arg("wave") = x.first_wave, py::arg("pc") = x.first_pc, py::arg("text") = x.first_text);
+      y["second"] = py::dict(py::arg("wave") = x.second_wave, py::arg("pc") = x.second_pc, py::arg("text") = x.second_text);
+      races.append(y);
+    }
+    d["lds_races"] = py::dict(py::arg("count") = r.stats.lds_races.count, py::arg("first") = races);
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
     if (model) d["timing"] = timing_dict(model->result(), *program);
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "",
      "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
-     "wave-instructions, the LDS sites' conflict cycles, the output bytes.  timing=True runs it in the "
+     "wave-instructions, the LDS sites' conflict cycles, the LDS race check ('lds_races': count and the "
+     "first pairs; functional runs only), the output bytes.  timing=True runs it in the "
      "cycle model (cus: CUs to spread the grid over, 0 for the chip's) and adds 'timing': cycles, "
      "seconds, limiter, utilisation, stall cycles by reason, counters, per-instruction columns, "
      "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.  "
