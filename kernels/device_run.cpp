@@ -134,7 +134,8 @@ DeviceRun run_on_device(hw::Device& device, const std::string& kernel, const std
   const hw::Kernel k = device.load_kernel(code_object, spec.name);
   HostLaunch launch = host(device, shape, seed);
   for (const KernelLaunch& b : launch.before) r.before.push_back(b.kernel);
-  measure(device, load_pass(device, code_object, k, launch), launch, options, suite_code_object(kernel, r.device, true, options.code_object_dir), r);
+  measure(device, load_pass(device, code_object, k, launch), launch, options,
+          suite_code_object(kernel, r.device, true, options.code_object_dir), r);
   return r;
 }
 
