@@ -44,8 +44,11 @@ build/bin/tilelab disasm build/kernels/gfx950/gemm_bf16.hsaco --summary | grep -
 
 # The same code objects executed on the CPU by the functional emulator, each
 # output checked against its CPU reference and each LDS site's conflicts
-# against the design check; the runs go into results/quickstart.h5 too.
-for run in "gemm_bf16 256,256,128" "attention_fwd_d128 1,256,1" "topk_f32 4,4096,8"; do
+# against the design check and the LDS checked for races; attention backward
+# runs as its pass (the preprocessing kernel, then the gradients) on a
+# sequence length that ends in a partial tile; the runs go into
+# results/quickstart.h5 too.
+for run in "gemm_bf16 256,256,128" "attention_fwd_d128 1,256,1" "attention_bwd_d64 1,200,1" "topk_f32 4,4096,8"; do
   set -- $run
   echo
   echo "== tilelab sim $1 --functional --shape $2"
