@@ -28,6 +28,8 @@ const Entry kHosts[] = {
     {"attention_fwd_d256", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 256); }},
     {"attention_bwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
     {"attention_bwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
+    {"attention_bwd_tr_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
+    {"attention_bwd_tr_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
     {"attention_bwd_prep_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 64); }},
     {"attention_bwd_prep_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 128); }},
 #define TILELAB_MICRO(name) \

@@ -40,20 +40,34 @@
 // LDS layouts (spec.cpp): row-major 64 x D composed with
 // Sw<log2(D/8),3,log2(D)-3> (16-byte unit u of row n at u ^ (n % (D/8)));
 // transposed D x 64 composed with Sw<4,2,4> (8-byte unit k of row d at k ^ (d % 16)).
+//
+// attention_bwd_tr_dD (gfx950): the gradient products' A operands come from
+// the row-major tiles through ds_read_b64_tr_b16 (gradient_operand below), so
+// LDS holds X and Y only (16 / 32 KiB) and the copy writes no 2-byte
+// transposes; at D = 128 the row-major tiles are composed with Sw<3,4,3>.
 #include "kernels/common/tilelab_hip.hpp"
 
 namespace attention_bwd {
 
 constexpr int kThreads = 256, kTile = 64;
 
-template <int D>
+// Tr: gfx950's transposing read (ds_read_b64_tr_b16) gives the gradient
+// products' A operands straight from the row-major tiles, so LDS holds X and
+// Y only (the attention_bwd_tr_dD kernels); otherwise Xᵀ and Yᵀ are stored too.
+template <int D, bool Tr = false>
 struct Lds {
   static constexpr int kUnits = D / 8;          // 16-byte units per row
   static constexpr int kTileBytes = kTile * D * 2;
-  static constexpr int kBytes = 4 * kTileBytes;  // X, Xᵀ, Y, Yᵀ
-  // Row-major tile b (0: X, 2: Y), row n, 16-byte unit u.
-  __device__ static int row_offset(int b, int n, int u) { return b * kTileBytes + n * D * 2 + ((u ^ (n % kUnits)) << 4); }
-  // Transposed tile b (1: Xᵀ, 3: Yᵀ), row d, column n (n a multiple of 4 for the 8-byte reads).
+  static constexpr int kX = 0, kXt = 1, kY = Tr ? 1 : 2, kYt = 3;  // tile slots
+  static constexpr int kBytes = (Tr ? 2 : 4) * kTileBytes;
+  // Row-major tile b (kX, kY), row n, 16-byte unit u, composed with
+  // Sw<log2(D/8),3,log2(D/8)> (unit u at u ^ (n % (D/8))), except for the
+  // transposing reads at D = 128: Sw<3,4,3> (unit u at u ^ 2(n % 8)), as the
+  // eight rows one read pass spans fill all 64 banks only then.
+  static constexpr bool kTrSwizzle = Tr && D == 128;
+  static constexpr int kSwB = kTrSwizzle ? 3 : (D == 64 ? 3 : 4), kSwM = kTrSwizzle ? 4 : 3, kSwS = kTrSwizzle ? 3 : kSwB;
+  __device__ static int row_offset(int b, int n, int u) { return b * kTileBytes + 2 * tl::swizzle<kSwB, kSwM, kSwS>(n * D + 8 * u); }
+  // Transposed tile b (kXt, kYt), row d, column n (n a multiple of 4 for the 8-byte reads).
   __device__ static int t_offset(int b, int d, int n) {
     return b * kTileBytes + d * (kTile * 2) + (((n >> 2) ^ (d & 15)) << 3) + ((n & 3) << 1);
   }
@@ -62,16 +76,22 @@ struct Lds {
 // Global -> registers -> LDS for one 64-row tile of X and Y.  Chunk c of a
 // tensor is row c % 64, elements 8(c / 64)..+8: the 64 lanes of a wave take
 // 64 consecutive rows, so the transposed 2-byte writes of a lane group land in
-// one row of the transposed tile, consecutive columns.
-template <int D>
+// one row of the transposed tile, consecutive columns.  With Tr (no
+// transposed writes) chunk c is row c / (D/8), elements 8(c % (D/8))..+8:
+// a row's 16-byte units from consecutive lanes, which any unit swizzle keeps
+// on distinct banks.
+template <int D, bool Tr>
 struct Staging {
+  using L = Lds<D, Tr>;
   static constexpr int kChunks = kTile * D / 8 / kThreads;  // per thread and tensor: 2 or 4
   tl::u32x4 x[kChunks], y[kChunks];
+  __device__ static int row_of(int c) { return Tr ? c / (D / 8) : c % kTile; }
+  __device__ static int unit_of(int c) { return Tr ? c % (D / 8) : c / kTile; }
 
   __device__ void load(const tl::bf16* X, const tl::bf16* Y, long head, int row0, int S, int t) {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const int c = t + k * kThreads, n = c % kTile, d0 = 8 * (c / kTile);
+      const int c = t + k * kThreads, n = row_of(c), d0 = 8 * unit_of(c);
       const bool in = row0 + n < S;
       const long at = head + (long)(row0 + n) * D + d0;
       x[k] = in ? *reinterpret_cast<const tl::u32x4*>(X + at) : tl::u32x4{0, 0, 0, 0};
@@ -81,32 +101,61 @@ struct Staging {
   __device__ void store(unsigned char* lds, bool y_transposed, int t) const {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const int c = t + k * kThreads, n = c % kTile, u = c / kTile;
-      *reinterpret_cast<tl::u32x4*>(lds + Lds<D>::row_offset(0, n, u)) = x[k];
-      *reinterpret_cast<tl::u32x4*>(lds + Lds<D>::row_offset(2, n, u)) = y[k];
-      const tl::bf16x8 xe = __builtin_bit_cast(tl::bf16x8, x[k]), ye = __builtin_bit_cast(tl::bf16x8, y[k]);
+      const int c = t + k * kThreads, n = row_of(c), u = unit_of(c);
+      *reinterpret_cast<tl::u32x4*>(lds + L::row_offset(L::kX, n, u)) = x[k];
+      *reinterpret_cast<tl::u32x4*>(lds + L::row_offset(L::kY, n, u)) = y[k];
+      if constexpr (!Tr) {
+        const tl::bf16x8 xe = __builtin_bit_cast(tl::bf16x8, x[k]), ye = __builtin_bit_cast(tl::bf16x8, y[k]);
 #pragma unroll
-      for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds<D>::t_offset(1, 8 * u + e, n)) = xe[e];
-      if (y_transposed) {
+        for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + L::t_offset(L::kXt, 8 * u + e, n)) = xe[e];
+        if (y_transposed) {
 #pragma unroll
-        for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds<D>::t_offset(3, 8 * u + e, n)) = ye[e];
+          for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + L::t_offset(L::kYt, 8 * u + e, n)) = ye[e];
+        }
       }
     }
   }
 };
 
-template <int D>
-__device__ tl::bf16x8 row_operand(const unsigned char* lds, int b, int row, int c, int g) {
-  return *reinterpret_cast<const tl::bf16x8*>(lds + Lds<D>::row_offset(b, row, 4 * c + g));
+template <int D, bool Tr>
+__device__ tl::bf16x8 row_operand(const unsigned char* lds, bool y, int row, int c, int g) {
+  using L = Lds<D, Tr>;
+  return *reinterpret_cast<const tl::bf16x8*>(lds + L::row_offset(y ? L::kY : L::kX, row, 4 * c + g));
 }
-// The A operand of a gradient product: row d of transposed tile b, columns
-// 32kc + 4g..+4 and 32kc + 16 + 4g..+4 (the key/query permutation of the B
-// operand built by pack()).
+
+#if defined(__gfx950__)
+typedef short s16x4 __attribute__((ext_vector_type(4)));
+// ds_read_b64_tr_b16 at row `row`, column `col` of row-major tile b: in each
+// block of 16 lanes, lane t's element n is element t&3 of the 8 bytes lane
+// (t>>2) + 4n read (arch-facts, "Transposing reads").
 template <int D>
-__device__ tl::bf16x8 t_operand(const unsigned char* lds, int b, int d, int kc, int g) {
-  const int n0 = 32 * kc + 4 * g;
-  const tl::u32x2 lo = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::t_offset(b, d, n0));
-  const tl::u32x2 hi = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::t_offset(b, d, n0 + 16));
+__device__ tl::u32x2 read_tr(const unsigned char* lds, int b, int row, int col) {
+  const unsigned char* at = lds + Lds<D, true>::row_offset(b, row, col / 8) + 2 * (col % 8);
+  return __builtin_bit_cast(tl::u32x2, __builtin_amdgcn_ds_read_tr16_b64_v4i16((__attribute__((address_space(3))) s16x4*)(at)));
+}
+#endif
+
+// The A operand of a gradient product (row d = 16db + i of Xᵀ or Yᵀ, lane
+// l = 16g + i): columns 32kc + 4g..+4 and 32kc + 16 + 4g..+4, the key/query
+// permutation of the B operand pack() builds.  Without Tr it is two 8-byte
+// reads of the transposed tile.  With Tr, lane i of block g reads row
+// 32kc + 4g + i/4 (+16), columns 16db + 4(i%4)..+4 of the row-major tile, and
+// the transposing read hands lane i column 16db + i of those four rows.
+template <int D, bool Tr>
+__device__ tl::bf16x8 gradient_operand(const unsigned char* lds, bool y, int db, int i, int kc, int g) {
+  using L = Lds<D, Tr>;
+  tl::u32x2 lo, hi;
+  if constexpr (Tr) {
+#if defined(__gfx950__)
+    const int row = 32 * kc + 4 * g + i / 4, col = 16 * db + 4 * (i % 4), b = y ? L::kY : L::kX;
+    lo = read_tr<D>(lds, b, row, col);
+    hi = read_tr<D>(lds, b, row + 16, col);
+#endif
+  } else {
+    const int d = 16 * db + i, n0 = 32 * kc + 4 * g, b = y ? L::kYt : L::kXt;
+    lo = *reinterpret_cast<const tl::u32x2*>(lds + L::t_offset(b, d, n0));
+    hi = *reinterpret_cast<const tl::u32x2*>(lds + L::t_offset(b, d, n0 + 16));
+  }
   return __builtin_bit_cast(tl::bf16x8, (tl::u32x4{lo[0], lo[1], hi[0], hi[1]}));
 }
 // Four 16-row MFMA outputs (rows 4g..+4 of block b in register r) as the two
@@ -125,7 +174,7 @@ struct Consts {
 };
 
 // dK and dV of keys k0..k0+63.
-template <int D>
+template <int D, bool Tr>
 __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const tl::bf16* K, const tl::bf16* V,
                           const tl::bf16* dO, const float* lse, const float* delta, int S, int causal, int kb,
                           unsigned char* lds) {
@@ -145,7 +194,7 @@ __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const t
   for (int db = 0; db < D / 16; ++db) dk[db] = dv[db] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
 
   const int tiles = (S + kTile - 1) / kTile, first = causal ? kb : 0;
-  Staging<D> st;
+  Staging<D, Tr> st;
   st.load(Q, dO, head, kTile * first, S, t);
   for (int qt = first; qt < tiles; ++qt) {
     __syncthreads();  // the previous tile's reads are done
@@ -158,8 +207,8 @@ __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const t
       s[qb] = dp[qb] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
 #pragma unroll
       for (int c = 0; c < D / 32; ++c) {
-        s[qb] = tl::mfma_f32_16x16x32_bf16(row_operand<D>(lds, 0, 16 * qb + i, c, g), kf[c], s[qb]);
-        dp[qb] = tl::mfma_f32_16x16x32_bf16(row_operand<D>(lds, 2, 16 * qb + i, c, g), vf[c], dp[qb]);
+        s[qb] = tl::mfma_f32_16x16x32_bf16(row_operand<D, Tr>(lds, false, 16 * qb + i, c, g), kf[c], s[qb]);
+        dp[qb] = tl::mfma_f32_16x16x32_bf16(row_operand<D, Tr>(lds, true, 16 * qb + i, c, g), vf[c], dp[qb]);
       }
     }
     // S and dP: lane l holds query 64qt + 16qb + 4g + r of key my_key.  Its
@@ -199,8 +248,8 @@ __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const t
     for (int db = 0; db < D / 16; ++db)
 #pragma unroll
       for (int kc = 0; kc < 2; ++kc) {
-        dv[db] = tl::mfma_f32_16x16x32_bf16(t_operand<D>(lds, 3, 16 * db + i, kc, g), pb[kc], dv[db]);
-        dk[db] = tl::mfma_f32_16x16x32_bf16(t_operand<D>(lds, 1, 16 * db + i, kc, g), dsb[kc], dk[db]);
+        dv[db] = tl::mfma_f32_16x16x32_bf16(gradient_operand<D, Tr>(lds, true, db, i, kc, g), pb[kc], dv[db]);
+        dk[db] = tl::mfma_f32_16x16x32_bf16(gradient_operand<D, Tr>(lds, false, db, i, kc, g), dsb[kc], dk[db]);
       }
   }
   if (!key_in) return;
@@ -216,7 +265,7 @@ __device__ void key_block(tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const t
 }
 
 // dQ of queries q0..q0+63 (the separate pass).
-template <int D>
+template <int D, bool Tr>
 __device__ void query_block(tl::bf16* dQ, const tl::bf16* Q, const tl::bf16* K, const tl::bf16* V, const tl::bf16* dO,
                             const float* lse, const float* delta, int S, int causal, int qblk, unsigned char* lds) {
   const int t = threadIdx.x, wave = t / tl::kWaveSize, lane = (int)tl::lane_id(), i = lane % 16, g = lane / 16;
@@ -236,7 +285,7 @@ __device__ void query_block(tl::bf16* dQ, const tl::bf16* Q, const tl::bf16* K, 
   for (int db = 0; db < D / 16; ++db) dq[db] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
 
   const int all = (S + kTile - 1) / kTile, tiles = causal ? qblk + 1 : all;
-  Staging<D> st;
+  Staging<D, Tr> st;
   st.load(K, V, head, 0, S, t);
   for (int kt = 0; kt < tiles; ++kt) {
     __syncthreads();
@@ -249,8 +298,8 @@ __device__ void query_block(tl::bf16* dQ, const tl::bf16* Q, const tl::bf16* K, 
       s[nb] = dp[nb] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
 #pragma unroll
       for (int c = 0; c < D / 32; ++c) {
-        s[nb] = tl::mfma_f32_16x16x32_bf16(row_operand<D>(lds, 0, 16 * nb + i, c, g), qf[c], s[nb]);
-        dp[nb] = tl::mfma_f32_16x16x32_bf16(row_operand<D>(lds, 2, 16 * nb + i, c, g), of[c], dp[nb]);
+        s[nb] = tl::mfma_f32_16x16x32_bf16(row_operand<D, Tr>(lds, false, 16 * nb + i, c, g), qf[c], s[nb]);
+        dp[nb] = tl::mfma_f32_16x16x32_bf16(row_operand<D, Tr>(lds, true, 16 * nb + i, c, g), of[c], dp[nb]);
       }
     }
     // Sᵀ and dPᵀ: lane l holds key 64kt + 16nb + 4g + r of query my_q.
@@ -269,7 +318,7 @@ __device__ void query_block(tl::bf16* dQ, const tl::bf16* Q, const tl::bf16* K, 
     for (int db = 0; db < D / 16; ++db)
 #pragma unroll
       for (int kc = 0; kc < 2; ++kc)
-        dq[db] = tl::mfma_f32_16x16x32_bf16(t_operand<D>(lds, 1, 16 * db + i, kc, g), dsb[kc], dq[db]);
+        dq[db] = tl::mfma_f32_16x16x32_bf16(gradient_operand<D, Tr>(lds, false, db, i, kc, g), dsb[kc], dq[db]);
   }
   if (!q_in) return;
 #pragma unroll
@@ -281,15 +330,15 @@ __device__ void query_block(tl::bf16* dQ, const tl::bf16* Q, const tl::bf16* K, 
   }
 }
 
-template <int D>
+template <int D, bool Tr = false>
 __device__ void backward(tl::bf16* dQ, tl::bf16* dK, tl::bf16* dV, const tl::bf16* Q, const tl::bf16* K,
                          const tl::bf16* V, const tl::bf16* dO, const float* lse, const float* delta, int S, int causal) {
-  __shared__ __attribute__((aligned(16))) unsigned char lds[Lds<D>::kBytes];
+  __shared__ __attribute__((aligned(16))) unsigned char lds[Lds<D, Tr>::kBytes];
   const int key_blocks = (S + kTile - 1) / kTile;
   if ((int)blockIdx.x < key_blocks)
-    key_block<D>(dK, dV, Q, K, V, dO, lse, delta, S, causal, blockIdx.x, lds);
+    key_block<D, Tr>(dK, dV, Q, K, V, dO, lse, delta, S, causal, blockIdx.x, lds);
   else
-    query_block<D>(dQ, Q, K, V, dO, lse, delta, S, causal, blockIdx.x - key_blocks, lds);
+    query_block<D, Tr>(dQ, Q, K, V, dO, lse, delta, S, causal, blockIdx.x - key_blocks, lds);
 }
 
 // delta of rows row0..row0+15: 16 threads per row, D/16 elements each, summed
@@ -329,3 +378,18 @@ __device__ void preprocess(float* delta, const tl::bf16* O, const tl::bf16* dO, 
 
 TILELAB_ATTENTION_BWD(64)
 TILELAB_ATTENTION_BWD(128)
+
+// gfx950: the same pass with the transposing reads (Lds<D, true>); its
+// preprocessing kernel is attention_bwd_prep_dD.
+#if defined(__gfx950__)
+#define TILELAB_ATTENTION_BWD_TR(D)                                                                                    \
+  extern "C" __global__ __launch_bounds__(attention_bwd::kThreads) void attention_bwd_tr_d##D(                        \
+      tl::bf16* __restrict__ dQ, tl::bf16* __restrict__ dK, tl::bf16* __restrict__ dV, const tl::bf16* __restrict__ Q, \
+      const tl::bf16* __restrict__ K, const tl::bf16* __restrict__ V, const tl::bf16* __restrict__ dO,                 \
+      const float* __restrict__ lse, const float* __restrict__ delta, int S, int causal TL_WAVE_STAMPS_PARAM) {       \
+    TL_WAVE_STAMPS();                                                                                                  \
+    attention_bwd::backward<D, true>(dQ, dK, dV, Q, K, V, dO, lse, delta, S, causal);                                 \
+  }
+TILELAB_ATTENTION_BWD_TR(64)
+TILELAB_ATTENTION_BWD_TR(128)
+#endif

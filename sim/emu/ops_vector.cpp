@@ -342,6 +342,13 @@ void add_vector_ops(HandlerTable& t) {
   TL_INT2("v_lshlrev_b32", b << (a & 31));
   TL_INT2("v_lshrrev_b32", b >> (a & 31));
   TL_INT2("v_ashrrev_i32", static_cast<u32>(static_cast<i32>(b) >> (a & 31)));
+  // 16-bit shifts: the low half of src1 by src0[3:0], the 16-bit result
+  // zero-extended into the destination — what LLVM's gfx9 code generation
+  // relies on (it uses the result as a 32-bit value where gfx10 code masks it
+  // with 0xffff first) [M].  op_sel (the VOP3 forms' half selects) is not read.
+  TL_INT2("v_lshlrev_b16", (b << (a & 15)) & 0xffffu);
+  TL_INT2("v_lshrrev_b16", (b & 0xffffu) >> (a & 15));
+  TL_INT2("v_ashrrev_i16", static_cast<u32>(static_cast<i32>(static_cast<std::int16_t>(b)) >> (a & 15)) & 0xffffu);
   TL_INT2("v_bcnt_u32_b32", static_cast<u32>(std::popcount(a)) + b);
   TL_INT3("v_and_or_b32", (a & b) | c);
   TL_INT3("v_or3_b32", a | b | c);

@@ -989,3 +989,23 @@ TEST(EmuLdsRaces, TheTwoHalvesOfAWordAreSeparate) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// 16-bit shifts: the low half of src1, shifted by src0[3:0], zero-extended:
+// 0x1234 >> 2 = 0x048d (the high half 0xabcd gone), 0x1234 << 5 = 0x4680
+// (bits past 16 dropped), 0x8010 >> 4 arithmetic = 0xf801, shift 18 is 2.
+TEST(EmuInstructions, SixteenBitShifts) {
+  Snippet s("v_lshrrev_b16_e32 v0, 2, v1\nv_lshlrev_b16_e32 v2, 5, v1\nv_ashrrev_i16_e32 v3, 4, v4\nv_lshrrev_b16_e32 v5, 18, v1");
+  for (int l = 0; l < 64; ++l) s.wave().vgpr(1)[l] = 0xabcd1234u, s.wave().vgpr(4)[l] = 0x77778010u;
+  s.wave().exec = ~0ull;
+  s.run();
+  EXPECT_EQ(s.wave().vgpr(0)[7], 0x048du);
+  EXPECT_EQ(s.wave().vgpr(2)[7], 0x4680u);
+  EXPECT_EQ(s.wave().vgpr(3)[7], 0xf801u);
+  EXPECT_EQ(s.wave().vgpr(5)[7], 0x048du);
+}
+
+}  // namespace
+}  // namespace tilelab

@@ -39,6 +39,8 @@ const std::vector<Case> kCases = {
 const std::vector<Case> kGfx950Cases = {
     {"attention_fwd_d256", {1, 64, 0}}, {"attention_fwd_d256", {1, 128, 1}}, {"attention_fwd_d256", {2, 192, 0}},
     {"attention_fwd_d256", {1, 320, 1}},
+    {"attention_bwd_tr_d64", {1, 100, 1}}, {"attention_bwd_tr_d64", {2, 128, 0}},
+    {"attention_bwd_tr_d128", {1, 70, 0}}, {"attention_bwd_tr_d128", {1, 192, 1}},
     {"gemm_mxfp8", {128, 128, 128}}, {"gemm_mxfp8", {256, 128, 256}},
     {"gemm_mxfp4", {128, 128, 128}}, {"gemm_mxfp4", {128, 256, 256}},
     {"gemm_mxfp8_32x32", {128, 128, 128}}, {"gemm_mxfp8_32x32", {256, 128, 384}},
@@ -164,7 +166,8 @@ TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
   for (const auto& [kernel, shape] : std::vector<std::pair<std::string, std::vector<long long>>>{
            {"gemm_bf16", {256, 256, 128}}, {"attention_fwd_d64", {1, 256, 1}}, {"attention_fwd_d128", {1, 256, 0}},
            {"gemm_mxfp8_32x32", {128, 128, 256}}, {"gemm_mxfp4_32x32", {128, 128, 256}},
-           {"attention_fwd_d256", {1, 128, 1}}, {"attention_bwd_d64", {1, 128, 1}}, {"attention_bwd_d128", {1, 100, 0}}}) {
+           {"attention_fwd_d256", {1, 128, 1}}, {"attention_bwd_d64", {1, 128, 1}}, {"attention_bwd_d128", {1, 100, 0}},
+           {"attention_bwd_tr_d128", {1, 100, 1}}}) {
   for (const char* arch : {"gfx950", "gfx942"}) {
     const auto& archs = kernels::find_spec(kernel).archs;
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) continue;

@@ -447,7 +447,8 @@ TEST(CycleModel, SuiteKernelsNeverBeatTheStaticBound) {
                         {"rmsnorm_bf16", "gfx950", {16, 4096}},       {"grouped_gemm_bf16", "gfx950", {4, 128, 256, 128}},
                         {"topk_f32", "gfx950", {4, 1024, 8}},         {"topk_bf16", "gfx942", {3, 64, 32}},
                         {"gemm_mxfp8_32x32", "gfx950", {128, 128, 256}}, {"attention_fwd_d256", "gfx950", {1, 128, 1}},
-                        {"attention_bwd_d64", "gfx950", {1, 128, 1}}, {"attention_bwd_d128", "gfx942", {1, 100, 0}}};
+                        {"attention_bwd_d64", "gfx950", {1, 128, 1}}, {"attention_bwd_d128", "gfx942", {1, 100, 0}},
+                        {"attention_bwd_tr_d64", "gfx950", {1, 100, 1}}};
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.kernel) + " on " + c.arch);
     const arch::Arch a = arch::load_arch(c.arch);

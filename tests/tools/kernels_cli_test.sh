@@ -62,7 +62,7 @@ check "disasm no file" 2 "$rc"
 # check: the whole suite is clean on both arches; one kernel; errors.
 run check
 check "check exit" 0 "$rc"
-contains "check count" "27 kernel(s) checked on gfx950, 0 with problems" "$out"
+contains "check count" "29 kernel(s) checked on gfx950, 0 with problems" "$out"
 contains "check gemm" "    A: MFMA operand read [ds_read_b128]: 16 instruction(s), 64 cycles, 0 conflict cycles, worst 1-way" "$out"
 run check --arch gfx942
 contains "check gfx942" "21 kernel(s) checked on gfx942, 0 with problems" "$out"
