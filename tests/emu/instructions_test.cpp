@@ -699,34 +699,45 @@ TEST(EmuInstructions, ScaledMfmaLayoutsByOneHotInputs) {
 namespace tilelab {
 namespace {
 
-// v_mfma_f32_16x16x128_f8f6f4 (unscaled) is the scaled form with every scale
-// 1.0 (E8M0 127): 300 random operand sets per format (FP8 E4M3, BF8 E5M2,
-// FP4 E2M1), a random C, the two results equal bit for bit.
-TEST(EmuInstructions, UnscaledF8F6F4MfmaIsTheScaledOneAtScaleOne) {
-  std::mt19937_64 rng(23);
+// The unscaled f8f6f4 MFMA with R x R outputs (R = 16: 16x16x128, R = 32:
+// 32x32x64) is the scaled form with every scale 1.0 (E8M0 127): `trials`
+// random operand sets per format (FP8 E4M3, BF8 E5M2, FP4 E2M1), a random C,
+// the two results equal bit for bit.  Registers: D from v0, A, B, C and the
+// two scale VGPRs after it.
+void expect_unscaled_is_scaled_at_one(int R, int trials, std::uint64_t seed) {
+  const int d_regs = R * R / 64, a0 = R == 16 ? 4 : 16, b0 = R == 16 ? 12 : 24, c0 = R == 16 ? 24 : 48,
+            s0 = R == 16 ? 20 : 40;
+  const std::string shape = R == 16 ? "16x16x128" : "32x32x64";
+  auto regs = [](int first, int n) { return "v[" + std::to_string(first) + ":" + std::to_string(first + n - 1) + "]"; };
+  std::mt19937_64 rng(seed);
   for (int format : {0, 1, 4}) {
     const std::string mods = format == 4 ? " cbsz:4 blgp:4" : format == 1 ? " cbsz:1 blgp:1" : "";
-    const std::string a = format == 4 ? "v[4:7]" : "v[4:11]", b = format == 4 ? "v[12:15]" : "v[12:19]";
-    Snippet scaled("v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], " + a + ", " + b + ", v[24:27], v20, v21 op_sel_hi:[0,0,0]" + mods);
-    Snippet plain("v_mfma_f32_16x16x128_f8f6f4 v[0:3], " + a + ", " + b + ", v[24:27]" + mods);
-    for (int trial = 0; trial < 300; ++trial) {
+    const int ab_regs = format == 4 ? 4 : 8;
+    const std::string operands = regs(0, d_regs) + ", " + regs(a0, ab_regs) + ", " + regs(b0, ab_regs) + ", " + regs(c0, d_regs);
+    Snippet scaled("v_mfma_scale_f32_" + shape + "_f8f6f4 " + operands + ", v" + std::to_string(s0) + ", v" +
+                   std::to_string(s0 + 1) + " op_sel_hi:[0,0,0]" + mods);
+    Snippet plain("v_mfma_f32_" + shape + "_f8f6f4 " + operands + mods);
+    for (int trial = 0; trial < trials; ++trial) {
       scaled.reset();
       plain.reset();
-      for (int r = 4; r < 28; ++r)
+      for (int r = a0; r < c0 + d_regs; ++r)
         for (int l = 0; l < 64; ++l) {
           // Avoid NaN/Inf codes so the comparison is of numbers: clear each byte's top exponent bit.
           std::uint32_t v = static_cast<std::uint32_t>(rng()) & (format == 4 ? 0x77777777u : 0x3f3f3f3fu);
-          if (r >= 24) v = bits(static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 8.0f);
+          if (r >= c0) v = bits(static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 8.0f);
           scaled.wave().vgpr(r)[l] = plain.wave().vgpr(r)[l] = v;
         }
-      for (int l = 0; l < 64; ++l) scaled.wave().vgpr(20)[l] = scaled.wave().vgpr(21)[l] = 0x7f7f7f7f;  // 1.0
+      for (int l = 0; l < 64; ++l) scaled.wave().vgpr(s0)[l] = scaled.wave().vgpr(s0 + 1)[l] = 0x7f7f7f7f;  // 1.0
       scaled.run();
       plain.run();
-      for (int r = 0; r < 4; ++r)
-        for (int l = 0; l < 64; ++l) ASSERT_EQ(plain.wave().vgpr(r)[l], scaled.wave().vgpr(r)[l]) << format << " " << trial;
+      for (int r = 0; r < d_regs; ++r)
+        for (int l = 0; l < 64; ++l)
+          ASSERT_EQ(plain.wave().vgpr(r)[l], scaled.wave().vgpr(r)[l]) << shape << " format " << format << " trial " << trial;
     }
   }
 }
+
+TEST(EmuInstructions, UnscaledF8F6F4MfmaIsTheScaledOneAtScaleOne) { expect_unscaled_is_scaled_at_one(16, 300, 23); }
 
 }  // namespace
 }  // namespace tilelab
@@ -834,30 +845,7 @@ TEST(EmuInstructions, ScaledMfma32x32x64LayoutsByOneHotInputs) {
 }
 
 // The unscaled form is the scaled one at scale 1: 100 random operand sets per format.
-TEST(EmuInstructions, UnscaledMfma32x32x64IsTheScaledOneAtScaleOne) {
-  std::mt19937_64 rng(29);
-  for (int format : {0, 1, 4}) {
-    const std::string mods = format == 4 ? " cbsz:4 blgp:4" : format == 1 ? " cbsz:1 blgp:1" : "";
-    const std::string ab = format == 4 ? "v[16:19], v[24:27]" : "v[16:23], v[24:31]";
-    Snippet scaled("v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], " + ab + ", v[48:63], v40, v41 op_sel_hi:[0,0,0]" + mods);
-    Snippet plain("v_mfma_f32_32x32x64_f8f6f4 v[0:15], " + ab + ", v[48:63]" + mods);
-    for (int trial = 0; trial < 100; ++trial) {
-      scaled.reset();
-      plain.reset();
-      for (int r = 16; r < 64; ++r)
-        for (int l = 0; l < 64; ++l) {
-          std::uint32_t v = static_cast<std::uint32_t>(rng()) & (format == 4 ? 0x77777777u : 0x3f3f3f3fu);
-          if (r >= 48) v = bits(static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 8.0f);
-          scaled.wave().vgpr(r)[l] = plain.wave().vgpr(r)[l] = v;
-        }
-      for (int l = 0; l < 64; ++l) scaled.wave().vgpr(40)[l] = scaled.wave().vgpr(41)[l] = 0x7f7f7f7f;
-      scaled.run();
-      plain.run();
-      for (int r = 0; r < 16; ++r)
-        for (int l = 0; l < 64; ++l) ASSERT_EQ(plain.wave().vgpr(r)[l], scaled.wave().vgpr(r)[l]) << format << " " << trial;
-    }
-  }
-}
+TEST(EmuInstructions, UnscaledMfma32x32x64IsTheScaledOneAtScaleOne) { expect_unscaled_is_scaled_at_one(32, 100, 29); }
 
 }  // namespace
 }  // namespace tilelab
