@@ -65,8 +65,10 @@ struct Lds {
   // transposing reads at D = 128: Sw<3,4,3> (unit u at u ^ 2(n % 8)), as the
   // eight rows one read pass spans fill all 64 banks only then.
   static constexpr bool kTrSwizzle = Tr && D == 128;
-  static constexpr int kSwB = kTrSwizzle ? 3 : (D == 64 ? 3 : 4), kSwM = kTrSwizzle ? 4 : 3, kSwS = kTrSwizzle ? 3 : kSwB;
-  __device__ static int row_offset(int b, int n, int u) { return b * kTileBytes + 2 * tl::swizzle<kSwB, kSwM, kSwS>(n * D + 8 * u); }
+  __device__ static int row_offset(int b, int n, int u) {
+    const int unit = kTrSwizzle ? u ^ (2 * (n % 8)) : u ^ (n % kUnits);
+    return b * kTileBytes + n * D * 2 + (unit << 4);
+  }
   // Transposed tile b (kXt, kYt), row d, column n (n a multiple of 4 for the 8-byte reads).
   __device__ static int t_offset(int b, int d, int n) {
     return b * kTileBytes + d * (kTile * 2) + (((n >> 2) ^ (d & 15)) << 3) + ((n & 3) << 1);
@@ -85,13 +87,11 @@ struct Staging {
   using L = Lds<D, Tr>;
   static constexpr int kChunks = kTile * D / 8 / kThreads;  // per thread and tensor: 2 or 4
   tl::u32x4 x[kChunks], y[kChunks];
-  __device__ static int row_of(int c) { return Tr ? c / (D / 8) : c % kTile; }
-  __device__ static int unit_of(int c) { return Tr ? c % (D / 8) : c / kTile; }
 
   __device__ void load(const tl::bf16* X, const tl::bf16* Y, long head, int row0, int S, int t) {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const int c = t + k * kThreads, n = row_of(c), d0 = 8 * unit_of(c);
+      const int c = t + k * kThreads, n = Tr ? c / (D / 8) : c % kTile, d0 = 8 * (Tr ? c % (D / 8) : c / kTile);
       const bool in = row0 + n < S;
       const long at = head + (long)(row0 + n) * D + d0;
       x[k] = in ? *reinterpret_cast<const tl::u32x4*>(X + at) : tl::u32x4{0, 0, 0, 0};
@@ -101,7 +101,7 @@ struct Staging {
   __device__ void store(unsigned char* lds, bool y_transposed, int t) const {
 #pragma unroll
     for (int k = 0; k < kChunks; ++k) {
-      const int c = t + k * kThreads, n = row_of(c), u = unit_of(c);
+      const int c = t + k * kThreads, n = Tr ? c / (D / 8) : c % kTile, u = Tr ? c % (D / 8) : c / kTile;
       *reinterpret_cast<tl::u32x4*>(lds + L::row_offset(L::kX, n, u)) = x[k];
       *reinterpret_cast<tl::u32x4*>(lds + L::row_offset(L::kY, n, u)) = y[k];
       if constexpr (!Tr) {
