@@ -120,6 +120,27 @@ void Group::link_external(const std::string& name, const std::string& file, cons
         "cannot link " + path_ + "/" + name + " to " + file);
 }
 
+std::string Group::external_link_file(const std::string& name) const {
+  H5L_info_t info;
+  if (H5Lget_info(id(), name.c_str(), &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_EXTERNAL) return "";
+  std::vector<char> value(info.u.val_size + 1, '\0');
+  check(H5Lget_val(id(), name.c_str(), value.data(), value.size(), H5P_DEFAULT), "cannot read link " + path_ + "/" + name);
+  unsigned flags = 0;
+  const char* file = nullptr;
+  const char* object = nullptr;
+  check(H5Lunpack_elink_val(value.data(), info.u.val_size, &flags, &file, &object),
+        "cannot read link " + path_ + "/" + name);
+  return file ? file : "";
+}
+
+Group Group::open_in_file(const std::string& file, const std::string& object) {
+  quiet();
+  Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "cannot open '" + file + "'");
+  // The group holds the file open after `f` closes (HDF5's weak close degree).
+  return Group(Handle(H5Gopen2(f.id(), object.c_str(), H5P_DEFAULT), H5Gclose, "cannot open " + object + " in '" + file + "'"),
+               object);
+}
+
 static herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* out) {
   static_cast<std::vector<std::string>*>(out)->push_back(name);
   return 0;

@@ -52,6 +52,12 @@ class Group {
   // A link `name` to the object `object` of another file (a path relative to
   // this file's folder, which HDF5 searches when it follows the link).
   void link_external(const std::string& name, const std::string& file, const std::string& object) const;
+  // The file an external link `name` points to, as written in the link
+  // (empty when `name` is not an external link).
+  std::string external_link_file(const std::string& name) const;
+  // The group `object` of another HDF5 file, opened read-only (the group
+  // keeps that file open).
+  static Group open_in_file(const std::string& file, const std::string& object);
   std::vector<std::string> children() const;  // in creation order where tracked, else by name
 
   bool has_attribute(const std::string& name) const;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -239,27 +240,238 @@ void remove(int slot) {
 }
 }  // namespace partials
 
-// Holding the lock, every other private copy of `file` belongs to a writer
-// that died (writers hold the lock until they publish): remove them.
-void remove_stale_partials(const std::string& file) {
-  const fs::path p(file);
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  const std::string prefix = p.filename().string() + ".partial-";
-  const std::string mine = prefix + std::to_string(::getpid());
+// ---- The writer's journal ---------------------------------------------------
+//
+// A writer names every file it creates in its own journal, FILE.journal-<pid>-<n>
+// beside the store, before it creates it, and holds an exclusive flock on the
+// journal for its whole life.  The lock proves liveness: the kernel drops it
+// when the process dies, however it dies.  A later writer of the store
+// (holding the store's lock) takes over each journal whose lock it can take:
+// its writer is dead, so the files it lists are that writer's abandoned
+// writes.  It removes them, with one exception: a finished run file once the
+// journal says the index was being published (some index may link it; it is
+// kept).  Nothing else is ever removed: not a run file that no index of this
+// name links (a renamed or copied store may link it), not a file the store
+// did not create.
+namespace {
+
+constexpr const char* kJournalMagic = "tilelab-store-journal 1";
+
+std::string store_dir(const std::string& file) {
+  const fs::path dir = fs::path(file).parent_path();
+  return dir.empty() ? "." : dir.string();
+}
+
+// A path relative to the store's folder, as the journal records it.
+std::string relative_to_store(const std::string& file, const std::string& path) {
+  return fs::path(path).lexically_relative(store_dir(file)).string();
+}
+
+class Journal {
+ public:
+  explicit Journal(const std::string& file) : file_(file) {
+    static std::atomic<unsigned> sequence{0};
+    path_ = file + ".journal-" + std::to_string(::getpid()) + "-" + std::to_string(sequence++);
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw StoreError("cannot create the journal '" + path_ + "': " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      ::unlink(path_.c_str());
+      throw StoreError("cannot lock the journal '" + path_ + "'");
+    }
+    slot_ = partials::add(path_);
+    note(kJournalMagic);
+  }
+  ~Journal() {
+    ::unlink(path_.c_str());
+    partials::remove(slot_);
+    ::close(fd_);
+  }
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+  // Appends one line (a kill leaves what was written: the page cache outlives the process).
+  void note(const std::string& line) {
+    const std::string text = line + "\n";
+    if (::write(fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+      throw StoreError("cannot write the journal '" + path_ + "'");
+  }
+  void created(const std::string& path) { note("partial " + relative_to_store(file_, path)); }
+  void finished(const std::string& path) { note("final " + relative_to_store(file_, path)); }
+  void publishing() { note("publishing"); }
+
+ private:
+  std::string file_, path_;
+  int fd_ = -1;
+  int slot_ = -1;
+};
+
+// One dead writer's journal, taken over: its abandoned files removed, then the journal.
+void recover_journal(const std::string& file, const std::string& journal) {
+  const int fd = ::open(journal.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);  // not a journal, or its writer lives
+    return;
+  }
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  const ssize_t got = ::read(fd, text.data(), text.size());
+  text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  std::vector<std::string> partial, final;
+  bool publishing = false, ours = false;
+  std::size_t at = 0;
+  for (std::size_t line = 0; at < text.size(); ++line) {
+    const std::size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) break;  // a line cut short by the kill: nothing was created after it
+    const std::string l = text.substr(at, nl - at);
+    at = nl + 1;
+    if (line == 0) {
+      ours = l == kJournalMagic;
+      if (!ours) break;
+    } else if (l.rfind("partial ", 0) == 0) {
+      partial.push_back(l.substr(8));
+    } else if (l.rfind("final ", 0) == 0) {
+      final.push_back(l.substr(6));
+    } else if (l == "publishing") {
+      publishing = true;
+    }
+  }
+  if (ours) {
+    std::error_code ec;
+    for (const std::string& p : partial)
+      if (p.find(".partial-") != std::string::npos) fs::remove(fs::path(store_dir(file)) / p, ec);
+    if (!publishing)
+      for (const std::string& f : final) fs::remove(fs::path(store_dir(file)) / f, ec);
+    ::unlink(journal.c_str());
+  }
+  ::close(fd);
+}
+
+// Holding the store's lock: every journal of this store whose writer died.
+void recover_abandoned_writes(const std::string& file) {
+  const std::string prefix = fs::path(file).filename().string() + ".journal-";
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
+  std::vector<std::string> journals;
+  for (const auto& e : fs::directory_iterator(store_dir(file), ec)) {
     const std::string name = e.path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && name != mine) fs::remove(e.path(), ec);
+    if (name.rfind(prefix, 0) == 0) journals.push_back(e.path().string());
+  }
+  for (const std::string& j : journals) recover_journal(file, j);
+}
+
+// The folder beside the store that holds its runs' files, and a run's file
+// as the index links it (relative: the store moves with its folder).
+std::string runs_folder(const std::string& file) { return file + ".runs"; }
+std::string run_link_target(const std::string& file, const std::string& run_file) {
+  return fs::path(runs_folder(file)).filename().string() + "/" + fs::path(run_file).filename().string();
+}
+
+// Gives a finished run's private copy its name without replacing any file:
+// <id>.h5, or <id>-2.h5, <id>-3.h5, ... when the name is taken (the folder
+// may hold runs that another index links: a renamed or copied store's).
+// link() fails rather than replace, so two writers never take one name.
+std::string publish_run_file(const std::string& folder, const std::string& id, const std::string& partial) {
+  for (int n = 1;; ++n) {
+    const std::string name = folder + "/" + id + (n == 1 ? "" : "-" + std::to_string(n)) + ".h5";
+    if (::link(partial.c_str(), name.c_str()) == 0) {
+      ::unlink(partial.c_str());
+      return name;
+    }
+    if (errno != EEXIST || n > 100000) throw StoreError("cannot write '" + name + "': " + std::strerror(errno));
   }
 }
 
+}  // namespace
+
+void check_new_run(const std::string& file, const std::string& id) {
+  check_id(id);
+  if (!fs::exists(file)) return;
+  try {
+    h5::File existing = h5::File::open(file, false);
+    h5::Group root = existing.root();
+    check_store(root, file);
+    if (root.has("runs") && root.open_group("runs").has(id))
+      throw StoreError("'" + file + "' already has a run '" + id + "'");
+  } catch (const h5::Error& e) {
+    throw StoreError(e.what());
+  }
+}
+
+// What the runs written together share: the store's lock, one journal, and
+// the run files finished so far (published together, or not at all).
+struct StoreSession {
+  std::string file;
+  std::unique_ptr<WriterLock> lock;
+  std::unique_ptr<Journal> journal;
+  std::vector<std::pair<std::string, std::string>> finished;  // (id, run file)
+  std::vector<std::string> ids;                               // every id begun
+
+  StoreSession(const std::string& f, const WriterOptions& o) : file(f) {
+    lock = std::make_unique<WriterLock>(f, o);
+    recover_abandoned_writes(f);
+    journal = std::make_unique<Journal>(f);
+  }
+  ~StoreSession() {  // what was not published is nobody's
+    std::error_code ec;
+    for (const auto& run : finished) fs::remove(run.second, ec);
+    journal.reset();
+  }
+  StoreSession(const StoreSession&) = delete;
+  StoreSession& operator=(const StoreSession&) = delete;
+
+  void begin(const std::string& id) {
+    check_new_run(file, id);
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      throw StoreError("'" + file + "' would get two runs '" + id + "'");
+    ids.push_back(id);
+  }
+
+  // Links every finished run from a new index, which replaces FILE in one rename.
+  void publish() {
+    const std::string index_partial = file + ".partial-" + std::to_string(::getpid());
+    const int index_slot = partials::add(index_partial);
+    std::error_code ec;
+    try {
+      fsync_path(runs_folder(file));
+      journal->created(index_partial);
+      {
+        h5::File index;
+        if (fs::exists(file)) {
+          fs::copy_file(file, index_partial, fs::copy_options::overwrite_existing);
+          index = h5::File::open(index_partial, true);
+        } else {
+          index = h5::File::create(index_partial);
+          h5::Group root = index.root();
+          root.set("tilelab_schema_version", kSchemaVersion);
+          root.set("schema", std::string("tilelab trace store; see traces/SCHEMA.md"));
+        }
+        h5::Group root = index.root();
+        h5::Group runs = root.has("runs") ? root.open_group("runs") : root.create_group("runs");
+        for (const auto& [id, run_file] : finished) runs.link_external(id, run_link_target(file, run_file), "/run");
+        index.flush();
+      }
+      fsync_path(index_partial);
+      journal->publishing();
+      fs::rename(index_partial, file);
+    } catch (const std::exception& e) {
+      fs::remove(index_partial, ec);
+      partials::remove(index_slot);
+      throw StoreError("cannot publish in '" + file + "': " + e.what());
+    }
+    partials::remove(index_slot);
+    finished.clear();
+    fsync_path(store_dir(file));
+  }
+};
+
 struct RunWriter::Impl {
-  std::unique_ptr<WriterLock> lock;  // first member: released last
-  std::string file;                  // the store (the index of runs)
+  std::unique_ptr<StoreSession> own_session;  // first member: released last (a writer on its own)
+  StoreSession* session = nullptr;            // own_session, or a batch's
+  std::string file;                           // the store (the index of runs)
   std::string id;
-  std::string run_file, partial;     // this run's own file, and the name it is written under
+  std::string partial;                        // this run's file while it is written
   int signal_slot = -1;
-  std::size_t budget;
+  std::size_t budget = 1;
   h5::File h5file;
   h5::Group run, results;
   std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters, pc_stats;
@@ -281,50 +493,42 @@ struct RunWriter::Impl {
     }
     pending_events = 0;
   }
+  void open(const RunInfo& info);
 };
 
-// The folder beside the store that holds its runs' files, and a run's file
-// name as the index links it (relative: the store moves with its folder).
-std::string runs_folder(const std::string& file) { return file + ".runs"; }
-std::string run_link_target(const std::string& file, const std::string& id) {
-  return fs::path(runs_folder(file)).filename().string() + "/" + id + ".h5";
-}
-
-// Holding the lock: run files of the folder that the index does not link
-// belong to writers that died between writing a run and publishing it.
-void remove_unlinked_runs(const std::string& file) {
-  const std::string folder = runs_folder(file);
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return;
-  std::unordered_set<std::string> linked;
-  if (fs::exists(file)) {
-    h5::File index = h5::File::open(file, false);
-    h5::Group root = index.root();
-    if (root.has("runs"))
-      for (std::string& id : root.open_group("runs").children()) linked.insert(std::move(id) + ".h5");
-  }
-  for (const auto& e : fs::directory_iterator(folder, ec))
-    if (!linked.count(e.path().filename().string())) fs::remove(e.path(), ec);
-}
-
-void check_new_run(const std::string& file, const std::string& id) {
-  check_id(id);
-  if (!fs::exists(file)) return;
-  try {
-    h5::File existing = h5::File::open(file, false);
-    h5::Group root = existing.root();
-    check_store(root, file);
-    if (root.has("runs") && root.open_group("runs").has(id))
-      throw StoreError("'" + file + "' already has a run '" + id + "'");
-  } catch (const h5::Error& e) {
-    throw StoreError(e.what());
-  }
+void RunWriter::Impl::open(const RunInfo& info) {
+  session->begin(info.id);
+  fs::create_directories(runs_folder(file));
+  partial = runs_folder(file) + "/" + info.id + ".h5.partial-" + std::to_string(::getpid());
+  session->journal->created(partial);
+  signal_slot = partials::add(partial);
+  // The run is written into its own file: its cost is the run's, whatever the store holds.
+  h5file = h5::File::create(partial);
+  h5::Group root = h5file.root();
+  root.set("tilelab_schema_version", kSchemaVersion);
+  root.set("schema", std::string("one run of a tilelab trace store; see traces/SCHEMA.md"));
+  run = root.create_group("run");
+  run.set("complete", std::int64_t{0});
+  std::vector<std::string> values = provenance_values(info);
+  for (std::size_t i = 0; i < values.size(); ++i) run.set(kProvenance[i], values[i]);
+  run.set("seed", static_cast<std::int64_t>(info.seed));
+  results = run.create_group("results");
+  reps = std::make_unique<h5::TableWriter>(results, "repetitions", rep_t, sizeof(Repetition), 1024);
+  waves = std::make_unique<h5::TableWriter>(run, "waves", wave_t, sizeof(WaveRecord), 4096);
+  events = std::make_unique<h5::TableWriter>(run, "events", event_t, sizeof(EventRecord), 16384);
+  segments = std::make_unique<h5::TableWriter>(run, "event_segments", segment_t, sizeof(SegmentRecord), 4096);
+  lds = std::make_unique<h5::TableWriter>(run, "lds", lds_t, sizeof(LdsRecord), 1024);
+  counters = std::make_unique<h5::TableWriter>(run, "counters", counter_t, sizeof(CounterRecord), 1024);
+  pc_stats = std::make_unique<h5::TableWriter>(run, "pc_stats", pc_stat_t, sizeof(PcStatRecord), 1024);
 }
 
 RunWriter::RunWriter(const std::string& file, const RunInfo& info, std::size_t event_buffer)
     : RunWriter(file, info, WriterOptions{event_buffer, 60, {}}) {}
 
-RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const WriterOptions& options)
+RunWriter::RunWriter(const std::string& file, const RunInfo& info, const WriterOptions& options)
+    : RunWriter(file, info, options, nullptr) {}
+
+RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const WriterOptions& options, StoreSession* batch)
     : impl_(std::make_unique<Impl>()) {
   RunInfo info = info_in;
   check_id(info.id);
@@ -332,34 +536,11 @@ RunWriter::RunWriter(const std::string& file, const RunInfo& info_in, const Writ
   Impl& m = *impl_;
   m.file = file;
   m.id = info.id;
-  m.lock = std::make_unique<WriterLock>(file, options);
   m.budget = std::max<std::size_t>(options.event_buffer, 1);
   try {
-    check_new_run(file, info.id);
-    remove_stale_partials(file);
-    remove_unlinked_runs(file);
-    fs::create_directories(runs_folder(file));
-    m.run_file = runs_folder(file) + "/" + info.id + ".h5";
-    m.partial = m.run_file + ".partial-" + std::to_string(::getpid());
-    m.signal_slot = partials::add(m.partial);
-    // The run is written into its own file: its cost is the run's, whatever the store holds.
-    m.h5file = h5::File::create(m.partial);
-    h5::Group root = m.h5file.root();
-    root.set("tilelab_schema_version", kSchemaVersion);
-    root.set("schema", std::string("one run of a tilelab trace store; see traces/SCHEMA.md"));
-    m.run = root.create_group("run");
-    m.run.set("complete", std::int64_t{0});
-    std::vector<std::string> values = provenance_values(info);
-    for (std::size_t i = 0; i < values.size(); ++i) m.run.set(kProvenance[i], values[i]);
-    m.run.set("seed", static_cast<std::int64_t>(info.seed));
-    m.results = m.run.create_group("results");
-    m.reps = std::make_unique<h5::TableWriter>(m.results, "repetitions", m.rep_t, sizeof(Repetition), 1024);
-    m.waves = std::make_unique<h5::TableWriter>(m.run, "waves", m.wave_t, sizeof(WaveRecord), 4096);
-    m.events = std::make_unique<h5::TableWriter>(m.run, "events", m.event_t, sizeof(EventRecord), 16384);
-    m.segments = std::make_unique<h5::TableWriter>(m.run, "event_segments", m.segment_t, sizeof(SegmentRecord), 4096);
-    m.lds = std::make_unique<h5::TableWriter>(m.run, "lds", m.lds_t, sizeof(LdsRecord), 1024);
-    m.counters = std::make_unique<h5::TableWriter>(m.run, "counters", m.counter_t, sizeof(CounterRecord), 1024);
-    m.pc_stats = std::make_unique<h5::TableWriter>(m.run, "pc_stats", m.pc_stat_t, sizeof(PcStatRecord), 1024);
+    if (!batch) m.own_session = std::make_unique<StoreSession>(file, options);
+    m.session = batch ? batch : m.own_session.get();
+    m.open(info);
   } catch (...) {
     const std::string partial = m.partial;
     const int slot = m.signal_slot;
@@ -381,9 +562,9 @@ RunWriter::RunWriter(RunWriter&&) noexcept = default;
 
 RunWriter::~RunWriter() {
   if (!impl_ || impl_->finished) return;
-  std::string partial = impl_->partial;
+  const std::string partial = impl_->partial;
   const int slot = impl_->signal_slot;
-  std::unique_ptr<WriterLock> lock = std::move(impl_->lock);  // released after the copy is gone
+  std::unique_ptr<StoreSession> session = std::move(impl_->own_session);  // released after the copy is gone
   impl_.reset();  // closes every handle first
   std::error_code ec;
   fs::remove(partial, ec);
@@ -443,53 +624,54 @@ void RunWriter::finish() {
   } catch (const h5::Error& e) {
     throw StoreError(e.what());
   }
-  // Close the run's file, make it durable and give it its name; then publish
+  // Close the run's file, make it durable and give it its name (never
+  // replacing a file); then, unless a batch publishes it with others, publish
   // a new index that links it, in one rename.  A kill before that rename
-  // leaves the store as it was (the next writer removes the unlinked file).
-  const std::string file = m.file, id = m.id, run_partial = m.partial, run_file = m.run_file;
-  const int run_slot = m.signal_slot;
+  // leaves the store as it was (the next writer removes what the journal
+  // lists).
+  const std::string file = m.file, id = m.id, partial = m.partial;
+  const int slot = m.signal_slot;
+  StoreSession& session = *m.session;
+  std::unique_ptr<StoreSession> own = std::move(m.own_session);  // held until the index is published
   m.finished = true;
-  std::unique_ptr<WriterLock> lock = std::move(m.lock);  // held until the index is published
   impl_.reset();
-  fsync_path(run_partial);
-  std::error_code ec;
-  fs::rename(run_partial, run_file, ec);
-  partials::remove(run_slot);
-  if (ec) {
-    fs::remove(run_partial, ec);
-    throw StoreError("cannot write '" + run_file + "': " + ec.message());
-  }
-  fsync_path(runs_folder(file));
-  const std::string index_partial = file + ".partial-" + std::to_string(::getpid());
-  const int index_slot = partials::add(index_partial);
+  fsync_path(partial);
+  std::string run_file;
   try {
-    {
-      h5::File index;
-      if (fs::exists(file)) {
-        fs::copy_file(file, index_partial, fs::copy_options::overwrite_existing);
-        index = h5::File::open(index_partial, true);
-      } else {
-        index = h5::File::create(index_partial);
-        h5::Group root = index.root();
-        root.set("tilelab_schema_version", kSchemaVersion);
-        root.set("schema", std::string("tilelab trace store; see traces/SCHEMA.md"));
-      }
-      h5::Group root = index.root();
-      h5::Group runs = root.has("runs") ? root.open_group("runs") : root.create_group("runs");
-      runs.link_external(id, run_link_target(file, id), "/run");
-      index.flush();
-    }
-    fsync_path(index_partial);
-    fs::rename(index_partial, file);
-  } catch (const std::exception& e) {
-    fs::remove(index_partial, ec);
-    fs::remove(run_file, ec);
-    partials::remove(index_slot);
-    throw StoreError("cannot publish the run in '" + file + "': " + e.what());
+    run_file = publish_run_file(runs_folder(file), id, partial);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(partial, ec);
+    partials::remove(slot);
+    throw;
   }
-  partials::remove(index_slot);
-  fs::path dir = fs::path(file).parent_path();
-  fsync_path(dir.empty() ? "." : dir.string());
+  partials::remove(slot);
+  session.journal->finished(run_file);
+  session.finished.emplace_back(id, run_file);
+  if (own) own->publish();
+}
+
+// ---- Several runs, published together --------------------------------------
+
+RunBatch::RunBatch(const std::string& file, const WriterOptions& options) : file_(file), options_(options) {
+  try {
+    session_ = std::make_unique<StoreSession>(file, options);
+  } catch (const fs::filesystem_error& e) {
+    throw StoreError("cannot write beside '" + file + "': " + e.what());
+  }
+}
+
+RunBatch::~RunBatch() = default;
+
+RunWriter RunBatch::add(const RunInfo& info) {
+  if (!session_) throw StoreError("the batch of '" + file_ + "' is already published");
+  return RunWriter(file_, info, options_, session_.get());
+}
+
+void RunBatch::publish() {
+  if (!session_) throw StoreError("the batch of '" + file_ + "' is already published");
+  session_->publish();
+  session_.reset();
 }
 
 // ============================================================================
@@ -513,10 +695,24 @@ struct Reader::Impl {
     try {
       return runs.open_group(id);
     } catch (const h5::Error& e) {
-      const std::string own = file + ".runs/" + id + ".h5";
-      if (version >= 2 && !fs::exists(own))  // the run's own file is gone
-        throw StoreError("run '" + id + "' of '" + file + "' is stored in '" + own + "', which is missing");
-      throw StoreError("'" + file + "': " + e.what());
+      if (version < 2) throw StoreError("'" + file + "': " + e.what());
+      // The run's own file, as the link names it (relative to the store's folder).
+      const std::string target = runs.external_link_file(id);
+      const fs::path linked = fs::path(store_dir(file)) / target;
+      // A store renamed together with its folder (FILE.runs): the file is there under FILE's new name.
+      const fs::path moved = fs::path(runs_folder(file)) / fs::path(target).filename();
+      std::error_code ec;
+      if (!target.empty() && !fs::exists(linked, ec) && fs::is_regular_file(moved, ec)) {
+        try {
+          return h5::Group::open_in_file(moved.string(), "/run");
+        } catch (const h5::Error& e2) {
+          throw StoreError("run '" + id + "' of '" + file + "': " + e2.what());
+        }
+      }
+      if (!target.empty() && !fs::exists(linked, ec))
+        throw StoreError("run '" + id + "' of '" + file + "' is stored in '" + linked.lexically_normal().string() +
+                         "', which is missing");
+      throw StoreError("run '" + id + "' of '" + file + "': " + e.what());
     }
   }
 };

@@ -5,11 +5,15 @@
 // the run costs.  Plain records in, plain records out; nothing here
 // depends on the rest of tilelab.
 //
-// Safety: a run is written into a private copy of the file, which replaces
-// the file by an atomic rename only when the run is complete.  A process
-// killed while writing leaves the file exactly as it was (the half-written
-// copy, FILE.partial-<pid>, is ignored and can be deleted).  Readers open the
-// file read-only and never modify it.
+// Safety: a run is written into its own file under a private name, then
+// given a name no other file has (FILE.runs/<id>.h5, or <id>-2.h5 ... when
+// that is taken); a private copy of the index that links it then replaces
+// FILE by an atomic rename.  A process killed while writing leaves FILE
+// exactly as it was.  Each writer lists what it creates in its journal
+// (FILE.journal-<pid>-<n>, flock'ed while it lives); a later writer removes
+// a dead writer's files by that list and nothing else, so a renamed, copied
+// or moved store keeps its runs.  Readers open the file read-only and never
+// modify it.
 #pragma once
 
 #include <cstdint>
@@ -134,6 +138,8 @@ struct WriterOptions {
 // duplicate id before it does the work.
 void check_new_run(const std::string& file, const std::string& id);
 
+struct StoreSession;  // what the runs written together share (store.cpp)
+
 // Writes one run.  Events stream: they are buffered per wave up to a fixed
 // budget and written as per-wave segments, so memory stays bounded and one
 // wave's events read back without scanning the whole trace.
@@ -157,12 +163,36 @@ class RunWriter {
   void set_opcode_names(const std::vector<std::string>& names);
   void set_class_names(const std::vector<std::string>& names);
   void set_stall_reason_names(const std::vector<std::string>& names);
-  // Write everything, mark the run complete and publish the file atomically.
+  // Write everything, mark the run complete and publish the file atomically
+  // (in a RunBatch: ready to be published with the batch).
   void finish();
 
  private:
+  friend class RunBatch;
+  RunWriter(const std::string& file, const RunInfo& info, const WriterOptions& options, StoreSession* batch);
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+// Several runs added to a store all together or not at all (an import of many
+// dispatches): each run is written and finished through its own RunWriter,
+// one at a time; publish() then links them all from the index in one rename.
+// Destroyed without publish(), the store is untouched and every run file of
+// the batch removed.  Holds the store's writer lock for its life.
+class RunBatch {
+ public:
+  RunBatch(const std::string& file, const WriterOptions& options = {});
+  ~RunBatch();
+  RunBatch(const RunBatch&) = delete;
+  RunBatch& operator=(const RunBatch&) = delete;
+  // A run of the batch; StoreError when its id is taken in the store or in the batch.
+  RunWriter add(const RunInfo& info);
+  void publish();
+
+ private:
+  std::string file_;
+  WriterOptions options_;
+  std::unique_ptr<StoreSession> session_;
 };
 
 // ---- Reading ---------------------------------------------------------------

@@ -29,6 +29,26 @@ run runs list "$tmp/cut.h5"
 check "truncated exit" 1 "$rc"
 check "truncated one line" 1 "$(echo "$err" | wc -l | tr -d ' ')"
 
+# One run's file missing, another's damaged: every readable run is listed, each
+# unreadable one gets its line, and the exit status says so.
+"$make_fixture" "$tmp/m.h5" || { echo "FAIL: fixture"; exit 1; }
+mv "$tmp/m.h5" "$tmp/renamed.h5"  # a renamed store keeps its runs
+"$make_fixture" "$tmp/m.h5" || { echo "FAIL: fixture"; exit 1; }
+run runs list "$tmp/renamed.h5"
+check "renamed store lists" 0 "$rc"
+check "renamed store runs" 2 "$(echo "$out" | grep -c 'median')"
+rm "$tmp/m.h5.runs/sim-0.h5"
+head -c 600 "$tmp/m.h5.runs/hw-0.h5" > "$tmp/cut-run.h5" && cp "$tmp/cut-run.h5" "$tmp/m.h5.runs/hw-0-2.h5"
+run runs list "$tmp/renamed.h5"
+check "unreadable run exit" 1 "$rc"
+contains "missing run named" "sim-0  unreadable: run 'sim-0' of '$tmp/renamed.h5' is stored in '$tmp/m.h5.runs/sim-0.h5', which is missing" "$out"
+contains "good run still listed" "hw-0  hw  gemm_bf16" "$out"
+check "unreadable count" "error: 1 run(s) of '$tmp/renamed.h5' could not be read" "$err"
+run runs list "$tmp/m.h5"
+check "damaged run exit" 1 "$rc"
+check "both runs have a line" 2 "$(echo "$out" | wc -l | tr -d ' ')"
+contains "damaged run named" "hw-0  unreadable: " "$out"
+
 run compare "$tmp/t.h5" sim-0 hw-0
 contains "compare ratio" "median time: A 1000 ns, B 1500 ns, B/A 1.500" "$out"
 contains "compare VALU" "VALU                                 200         200           800          1600    2.00" "$out"

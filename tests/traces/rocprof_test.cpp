@@ -217,6 +217,91 @@ TEST(RocprofImport, MalformedFilesAreRefusedAndTheStoreIsUntouched) {
   EXPECT_FALSE(fs::exists(store));
 }
 
+// ---- several processes (issue 24, item 3) ----
+
+// Two ranks of an MPI job: each process's kernel trace and counters in its own
+// %pid%_*.csv, the same dispatch ids in both.  Every dispatch becomes a run
+// whose id names its process; each counter joins its own process's dispatch;
+// the import is all or nothing.
+TEST(RocprofImport, TwoProcessesFilesShareDispatchIdsAndAllLand) {
+  TempDir t;
+  fs::create_directories(t.path / "prof" / "host");
+  fs::copy_file(kData + "kernel_trace.csv", t.file("prof/host/1001_kernel_trace.csv"));
+  fs::copy_file(kData + "kernel_trace.csv", t.file("prof/host/1002_kernel_trace.csv"));
+  const std::string head = "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\","
+                           "\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\","
+                           "\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\","
+                           "\"Start_Timestamp\",\"End_Timestamp\"\n";
+  const std::string kernel = "\"void addition_kernel<float>(float*, float const*, float const*, int, int)\"";
+  auto row = [&](int pid, int value) {
+    return "1,1,\"Agent 4\",1," + std::to_string(pid) + ",1,1048576,10," + kernel + ",64,0,0,8,0,16,\"SQ_WAVES\"," +
+           std::to_string(value) + ",1550151853029637,1550151853042437\n";
+  };
+  fs::create_directories(t.path / "prof" / "pmc_1");
+  t.write("prof/pmc_1/1001_counter_collection.csv", head + row(1001, 111));
+  t.write("prof/pmc_1/1002_counter_collection.csv", head + row(1002, 222));
+  const rocprof::Profile p = rocprof::read_profile(t.file("prof"));
+  ASSERT_EQ(p.dispatches.size(), 18u);
+  const std::string store = t.file("s.h5");
+  const std::vector<std::string> ids = rocprof::import_profile(p, store, {});
+  ASSERT_EQ(ids.size(), 18u);
+  EXPECT_EQ(ids[0], "rocprof-1001-1");
+  EXPECT_EQ(ids[9], "rocprof-1002-1");
+  Reader r(store);
+  EXPECT_EQ(r.run_ids().size(), 18u);
+  EXPECT_EQ(r.counters("rocprof-1001-1").at("SQ_WAVES"), 111);
+  EXPECT_EQ(r.counters("rocprof-1002-1").at("SQ_WAVES"), 222);
+  EXPECT_NE(r.run("rocprof-1002-4").info.config_json.find("\"process\":\"1002\""), std::string::npos);
+  // Again into the same store: every id is taken, nothing is added.
+  const auto before = fs::file_size(store);
+  EXPECT_THROW(rocprof::import_profile(p, store, {}), StoreError);
+  EXPECT_EQ(fs::file_size(store), before);
+  EXPECT_EQ(Reader(store).run_ids().size(), 18u);
+  // One process alone keeps the short ids.
+  EXPECT_EQ(rocprof::import_profile(rocprof::read_profile(t.file("prof/host/1001_kernel_trace.csv")), t.file("one.h5"), {})[0],
+            "rocprof-1");
+}
+
+// Two hosts' files that do not say which process is which: refused whole, before the store is touched.
+TEST(RocprofImport, DispatchesThatCannotBeToldApartAreRefusedWhole) {
+  TempDir t;
+  for (const char* host : {"a", "b"}) {
+    fs::create_directories(t.path / "prof" / host);
+    fs::copy_file(kData + "kernel_trace.csv", t.file(std::string("prof/") + host + "/7_kernel_trace.csv"));
+  }
+  const std::string store = t.file("s.h5");
+  const std::string e = expect_format_error([&] { rocprof::import_profile(rocprof::read_profile(t.file("prof")), store, {}); });
+  EXPECT_EQ(e, "dispatch 1 of " + t.file("prof/a/7_kernel_trace.csv") + " and of " + t.file("prof/b/7_kernel_trace.csv") +
+                   " would both be run 'rocprof-1': the files do not say which process each is (import them one at a "
+                   "time with --run-id-prefix)");
+  EXPECT_FALSE(fs::exists(store));
+}
+
+// A rocpd database with one dispatch id twice: told apart by a pid column,
+// refused (nothing written) without one.
+TEST(RocprofImport, RocpdRepeatedDispatchIdNeedsItsProcess) {
+  TempDir t;
+  std::string sql = slurp(kData + "rocpd_v3.sql");
+  sql.replace(sql.find("(2, 2, 7, 11,"), 13, "(2, 2, 7, 10,");
+  const std::string db = build_rocpd(t, "merged.db", sql);
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_rocpd(db); }),
+            db + ": rocpd_kernel_dispatch: dispatch 10 appears twice (and no pid column says which process each row is)");
+  std::string with_pid = sql;
+  with_pid.replace(with_pid.find("CREATE VIEW rocpd_kernel_dispatch AS SELECT * FROM"),
+                   std::string("CREATE VIEW rocpd_kernel_dispatch AS SELECT * FROM").size(),
+                   "CREATE VIEW rocpd_kernel_dispatch AS SELECT *, CASE WHEN id = 2 THEN 42 ELSE 41 END AS pid FROM");
+  const std::string db2 = build_rocpd(t, "merged2.db", with_pid);
+  const rocprof::Profile p = rocprof::read_rocpd(db2);
+  ASSERT_EQ(p.dispatches.size(), 3u);
+  EXPECT_EQ(p.dispatches[0].process, "41");
+  EXPECT_EQ(p.dispatches[1].process, "42");
+  // Counters per dispatch row, not merged by dispatch id: 1024 and 1024 (see rocpd_v3.sql).
+  EXPECT_EQ(p.dispatches[0].counters.at("SQ_LDS_BANK_CONFLICT"), 1024);
+  EXPECT_EQ(p.dispatches[1].counters.at("SQ_LDS_BANK_CONFLICT"), 0);
+  const std::vector<std::string> ids = rocprof::import_profile(p, t.file("s.h5"), {});
+  EXPECT_EQ(ids, (std::vector<std::string>{"rocprof-41-10", "rocprof-42-10", "rocprof-41-12"}));
+}
+
 // ---- into the store, and compared ----
 
 TEST(RocprofImport, RunsInTheStoreReadBackAsImported) {

@@ -228,6 +228,126 @@ TEST_F(Store, KilledWriterLeavesEarlierRunsIntact) {
   EXPECT_FALSE(fs::exists(path("t.h5") + ".lock"));
 }
 
+// Issue 24, item 1: a store renamed (or copied) keeps its runs when a new
+// store of the old name is written; nothing another index may link is removed.
+TEST_F(Store, RenamedStoreKeepsItsRunsWhenTheOldNameIsWrittenAgain) {
+  for (int k = 0; k < 10; ++k) {
+    SyntheticRun s;
+    s.id = "r" + std::to_string(k);
+    s.events_per_wave = 10;
+    write_synthetic(path("s.h5"), s);
+  }
+  fs::rename(path("s.h5"), path("backup.h5"));
+  fs::copy_file(path("backup.h5"), path("copy.h5"));
+  SyntheticRun again;
+  again.id = "r3";  // an id the renamed store also has: its file must not be replaced
+  again.median_ns = 777;
+  write_synthetic(path("s.h5"), again);
+  for (const char* name : {"backup.h5", "copy.h5"}) {
+    traces::Reader old(path(name));
+    ASSERT_EQ(old.run_ids().size(), 10u) << name;
+    for (const std::string& id : old.run_ids()) {
+      EXPECT_EQ(old.wave_events(id, 2).size(), 10u) << name << " " << id;
+      EXPECT_EQ(old.run(id).summary->median_ns, 1000) << name << " " << id;
+    }
+  }
+  traces::Reader fresh(path("s.h5"));
+  EXPECT_EQ(fresh.run_ids(), std::vector<std::string>{"r3"});
+  EXPECT_EQ(fresh.run("r3").summary->median_ns, 777);
+  EXPECT_TRUE(fs::exists(path("s.h5.runs/r3-2.h5")));  // the taken name was not reused
+  // The store and its folder renamed together: the links still say s.h5.runs/.
+  fs::rename(path("backup.h5"), path("moved.h5"));
+  fs::create_directories(path("elsewhere"));
+  fs::rename(path("s.h5.runs"), path("elsewhere/moved.h5.runs"));
+  fs::rename(path("moved.h5"), path("elsewhere/moved.h5"));
+  traces::Reader moved(path("elsewhere/moved.h5"));
+  EXPECT_EQ(moved.wave_events("r7", 1).size(), 10u);
+  // A store whose run file is truly gone says which file it needs.
+  EXPECT_EQ(error_of([&] { traces::Reader(path("copy.h5")).run("r1"); }),
+            "run 'r1' of '" + path("copy.h5") + "' is stored in '" + path("s.h5.runs/r1.h5") + "', which is missing");
+}
+
+TEST_F(Store, ASymlinkedRunsFolderKeepsItsOtherFiles) {
+  fs::create_directories(path("shared"));
+  std::ofstream(path("shared/notes.txt")) << "mine";
+  std::ofstream(path("shared/old.h5")) << "someone else's";
+  std::ofstream(path("shared/x.h5.partial-1")) << "not the store's either";
+  fs::create_directory_symlink(path("shared"), path("t.h5.runs"));
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  SyntheticRun b;
+  b.id = "b";
+  write_synthetic(path("t.h5"), b);
+  EXPECT_TRUE(fs::exists(path("shared/notes.txt")));
+  EXPECT_TRUE(fs::exists(path("shared/old.h5")));
+  EXPECT_TRUE(fs::exists(path("shared/x.h5.partial-1")));
+  EXPECT_EQ(traces::Reader(path("t.h5")).wave_events("b", 0).size(), 100u);
+}
+
+// The journal protocol, with journals a dead writer would have left: the
+// partial copies go; a finished run file goes only when the journal shows
+// the index was not yet being published; a file named by something that is
+// not a journal is never touched.
+TEST_F(Store, ADeadWritersJournalRemovesOnlyItsOwnAbandonedFiles) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  auto touch = [&](const std::string& name) { std::ofstream(path(name)) << "x"; };
+  touch("t.h5.runs/a.h5.partial-99");
+  touch("t.h5.runs/a.h5");
+  touch("t.h5.partial-99");
+  std::ofstream(path("t.h5.journal-99-0")) << "tilelab-store-journal 1\npartial t.h5.runs/a.h5.partial-99\n"
+                                               "final t.h5.runs/a.h5\npartial t.h5.partial-99\n";
+  touch("t.h5.runs/b.h5");
+  std::ofstream(path("t.h5.journal-98-0")) << "tilelab-store-journal 1\nfinal t.h5.runs/b.h5\npublishing\n";
+  touch("t.h5.runs/c.h5");
+  std::ofstream(path("t.h5.journal-97-0")) << "a note of mine\nfinal t.h5.runs/c.h5\n";
+  touch("t.h5.runs/d.h5");
+  std::ofstream(path("t.h5.journal-96-0")) << "tilelab-store-journal 1\nfinal t.h5.runs/d.h5";  // cut short
+  SyntheticRun b;
+  b.id = "next";
+  write_synthetic(path("t.h5"), b);
+  EXPECT_FALSE(fs::exists(path("t.h5.runs/a.h5.partial-99")));
+  EXPECT_FALSE(fs::exists(path("t.h5.runs/a.h5")));
+  EXPECT_FALSE(fs::exists(path("t.h5.partial-99")));
+  EXPECT_FALSE(fs::exists(path("t.h5.journal-99-0")));
+  EXPECT_TRUE(fs::exists(path("t.h5.runs/b.h5")));     // some index may link it
+  EXPECT_FALSE(fs::exists(path("t.h5.journal-98-0")));
+  EXPECT_TRUE(fs::exists(path("t.h5.runs/c.h5")));     // not a journal: nothing of it is ours
+  EXPECT_TRUE(fs::exists(path("t.h5.journal-97-0")));
+  EXPECT_TRUE(fs::exists(path("t.h5.runs/d.h5")));     // the line was never finished
+  EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), (std::vector<std::string>{"sim-0", "next"}));
+}
+
+// Issue 24, item 3: a batch lands whole or not at all.
+TEST_F(Store, ABatchIsPublishedWholeOrNotAtAll) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  auto add = [](traces::RunBatch& batch, const std::string& id) {
+    traces::RunInfo info;
+    info.id = id;
+    traces::RunWriter w = batch.add(info);
+    w.add_counter("SQ_WAVES", 4);
+    w.finish();
+  };
+  {
+    traces::RunBatch batch(path("t.h5"));
+    add(batch, "a");
+    add(batch, "b");
+    EXPECT_EQ(error_of([&] { add(batch, "a"); }), "'" + path("t.h5") + "' would get two runs 'a'");
+    EXPECT_EQ(error_of([&] { add(batch, "sim-0"); }), "'" + path("t.h5") + "' already has a run 'sim-0'");
+  }  // not published
+  EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), std::vector<std::string>{"sim-0"});
+  for (const auto& e : fs::recursive_directory_iterator(dir_))
+    EXPECT_TRUE(e.path() == path("t.h5") || e.path() == path("t.h5.runs") || e.path() == path("t.h5.runs/sim-0.h5"))
+        << e.path();
+  {
+    traces::RunBatch batch(path("t.h5"));
+    add(batch, "a");
+    add(batch, "b");
+    batch.publish();
+  }
+  traces::Reader r(path("t.h5"));
+  EXPECT_EQ(r.run_ids(), (std::vector<std::string>{"sim-0", "a", "b"}));
+  EXPECT_EQ(r.counters("b").at("SQ_WAVES"), 4);
+}
+
 // SIGINT, SIGTERM and SIGHUP remove the writer's private copy.
 TEST_F(Store, InterruptedWriterRemovesItsCopy) {
   write_synthetic(path("t.h5"), SyntheticRun{});

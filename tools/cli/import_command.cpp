@@ -17,7 +17,10 @@ const char* kHelp =
     "collection (*counter_collection.csv, --pmc) or, when a folder has neither, its\n"
     "rocpd SQLite database (*.db, schema version 3) — and adds one run per kernel\n"
     "dispatch to the HDF5 trace store FILE.h5 (kind hw, backend rocprofv3; run id\n"
-    "<P>-<dispatch id>, P default rocprof): the dispatch's duration in ns as its\n"
+    "<P>-<dispatch id>, P default rocprof; when the files come from several\n"
+    "processes, e.g. the ranks of an MPI job, each in its own %pid%_kernel_trace.csv,\n"
+    "dispatch ids repeat and the run id names the process: <P>-<pid>-<dispatch id>;\n"
+    "counters join the dispatch of their own process): the dispatch's duration in ns as its\n"
     "one repetition and its median, every counter under rocprofv3's name with its\n"
     "value summed over all hardware instances (XCCs, SEs, CUs, channels) as\n"
     "rocprofv3 reports it — quad-cycles for SQ_WAVE_CYCLES and the other counters\n"
@@ -32,6 +35,8 @@ const char* kHelp =
     "occupancy from GRBM_GUI_ACTIVE (counted once per XCC).\n"
     "A malformed file (truncated, wrong columns, a database of another schema\n"
     "version) is one line naming the file and the line; the store is untouched.\n"
+    "The import is all or nothing: every run is published at once, and any\n"
+    "failure (a run id the store already has, a full disk) leaves the store as it was.\n"
     "Exit status: 0 imported, 1 the store could not be written, 2 bad command line\n"
     "or a file that is not what rocprofv3 writes.\n";
 }  // namespace
@@ -72,6 +77,7 @@ int run_import(const std::vector<std::string>& args) {
   o.shape = vm["shape"].as<std::string>();
   o.cus = vm["cus"].as<int>();
   o.xccs = vm["xccs"].as<int>();
+  o.writer = store_writer_options();
   if (o.cus < 0 || o.xccs < 0) return usage_error("import", "--cus and --xccs take positive counts");
   try {
     const std::vector<std::string> ids = traces::rocprof::import_profile(profile, vm["out"].as<std::string>(), o);

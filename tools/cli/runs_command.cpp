@@ -31,7 +31,9 @@ int run_runs(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab runs list FILE\n"
       "       tilelab runs show FILE RUN\n\n"
-      "list: one line per run: id, kind, kernel, arch/device, UTC time, summary.\n"
+      "list: one line per run: id, kind, kernel, arch/device, UTC time, summary;\n"
+      "      a run that cannot be read (its file missing or damaged) gets a line saying\n"
+      "      why, the others are listed all the same, and the exit status is 1.\n"
       "show: a run's provenance, summary, table sizes, counters and LDS sites.\n"
       "The file is opened read-only (traces/SCHEMA.md describes it).\n";
   if (args.empty()) return usage_error("runs", "runs needs list or show");
@@ -42,12 +44,19 @@ int run_runs(const std::vector<std::string>& args) {
   try {
     if (args[0] == "list" && args.size() == 2) {
       traces::Reader r(args[1]);
+      int unreadable = 0;
       for (const std::string& id : r.run_ids()) {
-        traces::RunView v = r.run(id);
-        std::cout << id << "  " << v.info.kind << "  " << v.info.kernel << "  " << v.info.arch << "/" << v.info.device
-                  << "  " << v.info.utc_time << "  " << summary_of(v) << "\n";
+        try {
+          traces::RunView v = r.run(id);
+          std::cout << id << "  " << v.info.kind << "  " << v.info.kernel << "  " << v.info.arch << "/" << v.info.device
+                    << "  " << v.info.utc_time << "  " << summary_of(v) << "\n";
+        } catch (const traces::StoreError& e) {  // one bad run hides none of the others
+          std::cout << id << "  unreadable: " << e.what() << "\n";
+          ++unreadable;
+        }
       }
-      return kOk;
+      if (unreadable) std::cerr << "error: " << unreadable << " run(s) of '" << args[1] << "' could not be read\n";
+      return unreadable ? kFailed : kOk;
     }
     if (args[0] == "show" && args.size() == 3) {
       traces::Reader r(args[1]);
@@ -132,7 +141,8 @@ int run_export(const std::vector<std::string>& args) {
       "\"<run>: CU n\"; the slice budget is shared between them.\n"
       "The file is written whole or not at all.\n\n"
       "--rocprof DIR writes runs imported with `tilelab import rocprof` back as\n"
-      "rocprofv3 writes them (DIR/kernel_trace.csv, DIR/counter_collection.csv and,\n"
+      "rocprofv3 writes them (DIR/kernel_trace.csv, DIR/counter_collection.csv, or\n"
+      "DIR/<pid>_kernel_trace.csv ... for each process the runs came from, and,\n"
       "for runs with a thread trace, DIR/ui_output_agent_<A>_dispatch_<D>/ as the\n"
       "trace decoder writes it); importing DIR gives the same runs.\n"
       "What the store does not keep is written as 0 (queue, stream, thread and kernel\n"

@@ -8,6 +8,7 @@
 #include <functional>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -48,21 +49,39 @@ Dispatch dispatch_of_row(const CsvTable& t, std::size_t r) {
   return d;
 }
 
-// A profile's dispatches by id: one hash lookup per row, not a scan of the
-// dispatches (counter collections have a row per dispatch and counter).
-// find's pointer holds until the next add.
+// A profile's dispatches by process and id: one hash lookup per row, not a
+// scan of the dispatches (counter collections have a row per dispatch and
+// counter).  Dispatch ids are unique within one process only: two processes'
+// files (the ranks of an MPI job) reuse them.  find's pointer holds until the
+// next add.
 struct DispatchIndex {
   Profile& p;
-  std::unordered_map<std::uint64_t, std::size_t> at;
+  std::map<std::pair<std::string, std::uint64_t>, std::size_t> at;
+  std::unordered_multimap<std::uint64_t, std::size_t> by_id;
   explicit DispatchIndex(Profile& profile) : p(profile) {
-    for (std::size_t i = 0; i < p.dispatches.size(); ++i) at.emplace(p.dispatches[i].dispatch_id, i);
+    for (std::size_t i = 0; i < p.dispatches.size(); ++i) {
+      at.emplace(std::make_pair(p.dispatches[i].process, p.dispatches[i].dispatch_id), i);
+      by_id.emplace(p.dispatches[i].dispatch_id, i);
+    }
   }
-  Dispatch* find(std::uint64_t id) {
-    const auto it = at.find(id);
+  Dispatch* find(const std::string& process, std::uint64_t id) {
+    const auto it = at.find({process, id});
     return it == at.end() ? nullptr : &p.dispatches[it->second];
   }
+  // The one dispatch of this id whatever its process (nullptr when none);
+  // FormatError naming `what` when several processes have it.
+  Dispatch* find_any(std::uint64_t id, const std::string& what) {
+    const auto [first, last] = by_id.equal_range(id);
+    if (first == last) return nullptr;
+    if (std::next(first) != last)
+      throw FormatError(what + ": dispatch " + std::to_string(id) + " is in several processes' files (" +
+                        p.dispatches[first->second].source + ", " + p.dispatches[std::next(first)->second].source +
+                        "); which one is meant cannot be told");
+    return &p.dispatches[first->second];
+  }
   Dispatch& add(Dispatch d) {
-    at.emplace(d.dispatch_id, p.dispatches.size());
+    at.emplace(std::make_pair(d.process, d.dispatch_id), p.dispatches.size());
+    by_id.emplace(d.dispatch_id, p.dispatches.size());
     p.dispatches.push_back(std::move(d));
     return p.dispatches.back();
   }
@@ -70,6 +89,14 @@ struct DispatchIndex {
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The process a rocprofv3 file belongs to, from its name: %pid%_kernel_trace.csv,
+// %pid%_results.db (or NAME_... with -o NAME); "" for a file named only by its kind.
+std::string process_of_file(const std::string& path, const std::string& kind) {
+  const std::string name = fs::path(path).filename().string();
+  if (!ends_with(name, kind) || name.size() <= kind.size() + 1 || name[name.size() - kind.size() - 1] != '_') return "";
+  return name.substr(0, name.size() - kind.size() - 1);
 }
 
 // ---- SQLite, through the library ----
@@ -175,6 +202,7 @@ Profile read_kernel_trace(const std::string& path) {
   Profile p;
   p.files.push_back(path);
   DispatchIndex index(p);
+  const std::string process = process_of_file(path, "kernel_trace.csv");
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (t.rows[r][kind] != "KERNEL_DISPATCH") fail_row(t, r, "Kind '" + t.rows[r][kind] + "' is not KERNEL_DISPATCH");
     Dispatch d = dispatch_of_row(t, r);
@@ -184,7 +212,8 @@ Profile read_kernel_trace(const std::string& path) {
     d.vgprs = integer_at(t, r, vgpr);
     d.agprs = integer_at(t, r, agpr);
     d.sgprs = integer_at(t, r, sgpr);
-    if (index.find(d.dispatch_id)) fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
+    d.process = process;
+    if (index.find(d.process, d.dispatch_id)) fail_row(t, r, "dispatch " + std::to_string(d.dispatch_id) + " twice");
     index.add(std::move(d));
   }
   return p;
@@ -197,11 +226,30 @@ void add_counter_collection(Profile& p, const std::string& path) {
                     value = t.column("Counter_Value");
   p.files.push_back(path);
   DispatchIndex index(p);
+  const std::size_t pid = t.column("Process_Id"), agent = t.column("Agent_Id");
+  const std::string file_process = process_of_file(path, "counter_collection.csv");
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const std::uint64_t id = unsigned_at(t, r, dispatch);
-    Dispatch* it = index.find(id);
+    const std::string process = !file_process.empty() ? file_process : std::to_string(unsigned_at(t, r, pid));
+    // The dispatch of this process on this agent; else that of a kernel trace
+    // whose name did not say its process (kernel_trace.csv), when exactly one
+    // such has this id and agent.  Counters of another process or agent are
+    // never merged into a dispatch: they make their own.
+    Dispatch* it = index.find(process, id);
+    if (it && it->agent != t.rows[r][agent]) it = nullptr;
+    if (!it) {
+      const auto [first, last] = index.by_id.equal_range(id);
+      Dispatch* unnamed = nullptr;
+      int candidates = 0;
+      for (auto k = first; k != last; ++k) {
+        Dispatch& d = p.dispatches[k->second];
+        if (d.process.empty() && d.agent == t.rows[r][agent]) unnamed = &d, ++candidates;
+      }
+      if (candidates == 1) it = unnamed;
+    }
     if (!it) {  // no kernel trace: the row describes the dispatch
       Dispatch d = dispatch_of_row(t, r);
+      d.process = process;
       d.grid = {unsigned_at(t, r, grid), 1, 1};
       d.workgroup = {unsigned_at(t, r, wg), 1, 1};
       it = &index.add(std::move(d));
@@ -225,12 +273,20 @@ Profile read_rocpd(const std::string& path) {
     throw FormatError(path + ": a rocpd database of schema version '" + version + "'; this tilelab reads version 3");
   Profile p;
   p.files.push_back(path);
+  // A database merged from several processes says each row's process (pid);
+  // one process's database is named %pid%_results.db.
+  bool has_pid = false;
+  db.query("SELECT name FROM pragma_table_info('rocpd_kernel_dispatch')",
+           [&](sqlite3_stmt* st) { has_pid = has_pid || text(st, 0) == "pid"; });
+  const std::string file_process = process_of_file(path, "results.db");
   // The documented tables (hw-facts §2), through their views without the uuid suffix.
+  std::map<std::int64_t, std::size_t> row_of;  // rocpd_kernel_dispatch.id -> dispatch
   db.query(
-      "SELECT d.dispatch_id, s.kernel_name, d.start, d.end, d.grid_size_x, d.grid_size_y, d.grid_size_z, "
-      "d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z, s.group_segment_size, s.arch_vgpr_count, "
-      "s.accum_vgpr_count, s.sgpr_count, d.agent_id "
-      "FROM rocpd_kernel_dispatch d JOIN rocpd_info_kernel_symbol s ON s.id = d.kernel_id ORDER BY d.start, d.dispatch_id",
+      std::string("SELECT d.dispatch_id, s.kernel_name, d.start, d.end, d.grid_size_x, d.grid_size_y, d.grid_size_z, "
+                  "d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z, s.group_segment_size, s.arch_vgpr_count, "
+                  "s.accum_vgpr_count, s.sgpr_count, d.agent_id, d.id, ") +
+          (has_pid ? "d.pid" : "NULL") +
+          " FROM rocpd_kernel_dispatch d JOIN rocpd_info_kernel_symbol s ON s.id = d.kernel_id ORDER BY d.start, d.dispatch_id, d.id",
       [&](sqlite3_stmt* st) {
         Dispatch d;
         d.dispatch_id = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
@@ -249,18 +305,26 @@ Profile read_rocpd(const std::string& path) {
         d.agprs = sqlite3_column_int64(st, 12);
         d.sgprs = sqlite3_column_int64(st, 13);
         d.agent = "Agent " + text(st, 14);
+        d.process = sqlite3_column_type(st, 16) == SQLITE_NULL ? file_process : text(st, 16);
         d.source = path;
+        row_of[sqlite3_column_int64(st, 15)] = p.dispatches.size();
         p.dispatches.push_back(std::move(d));
       });
-  // One rocpd_pmc_event row per hardware instance: summed per dispatch and counter.
-  DispatchIndex index(p);
+  // A dispatch id twice in one process: the rows cannot be told apart as runs.
+  std::map<std::pair<std::string, std::uint64_t>, int> seen;
+  for (const Dispatch& d : p.dispatches)
+    if (++seen[{d.process, d.dispatch_id}] == 2)
+      throw FormatError(path + ": rocpd_kernel_dispatch: dispatch " + std::to_string(d.dispatch_id) + " appears twice" +
+                        (d.process.empty() ? std::string(" (and no pid column says which process each row is)")
+                                           : " in process " + d.process));
+  // One rocpd_pmc_event row per hardware instance: summed per dispatch row and counter.
   if (db.has("rocpd_pmc_event"))
     db.query(
-        "SELECT d.dispatch_id, p.name, SUM(e.value) FROM rocpd_pmc_event e JOIN rocpd_info_pmc p ON p.id = e.pmc_id "
-        "JOIN rocpd_kernel_dispatch d ON d.event_id = e.event_id GROUP BY d.dispatch_id, p.name ORDER BY d.dispatch_id, p.name",
+        "SELECT d.id, p.name, SUM(e.value) FROM rocpd_pmc_event e JOIN rocpd_info_pmc p ON p.id = e.pmc_id "
+        "JOIN rocpd_kernel_dispatch d ON d.event_id = e.event_id GROUP BY d.id, p.name ORDER BY d.id, p.name",
         [&](sqlite3_stmt* st) {
-          if (Dispatch* d = index.find(static_cast<std::uint64_t>(sqlite3_column_int64(st, 0))))
-            d->counters[text(st, 1)] += sqlite3_column_double(st, 2);
+          const auto it = row_of.find(sqlite3_column_int64(st, 0));
+          if (it != row_of.end()) p.dispatches[it->second].counters[text(st, 1)] += sqlite3_column_double(st, 2);
         });
   return p;
 }
@@ -273,7 +337,7 @@ void add_thread_traces(Profile& p, const std::vector<std::string>& folders) {
   for (const std::string& f : folders) {
     auto t = std::make_shared<const ThreadTrace>(read_thread_trace(f));
     p.files.push_back(f);
-    Dispatch* it = index.find(t->dispatch);
+    Dispatch* it = index.find_any(t->dispatch, f);
     if (!it) {
       Dispatch d;
       d.dispatch_id = t->dispatch;
@@ -347,11 +411,22 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
   if (chosen.empty())
     throw FormatError("no dispatch" + (o.kernel.empty() ? std::string() : " of kernel '" + o.kernel + "'") +
                       " in what was read");
+  std::set<std::string> processes;
+  for (const Dispatch* d : chosen) processes.insert(d->process);
   std::vector<std::string> ids;
+  std::map<std::string, const Dispatch*> taken;
   for (const Dispatch* d : chosen) {
-    ids.push_back(o.id_prefix + "-" + std::to_string(d->dispatch_id));
+    std::string process = d->process.empty() ? "unnamed" : d->process;
+    std::replace(process.begin(), process.end(), '/', '_');
+    ids.push_back(o.id_prefix + "-" + (processes.size() > 1 ? process + "-" : "") + std::to_string(d->dispatch_id));
+    const auto [at, fresh] = taken.emplace(ids.back(), d);
+    if (!fresh)
+      throw FormatError("dispatch " + std::to_string(d->dispatch_id) + " of " + at->second->source + " and of " +
+                        d->source + " would both be run '" + ids.back() +
+                        "': the files do not say which process each is (import them one at a time with --run-id-prefix)");
     check_new_run(store, ids.back());  // every id checked before the first run is written
   }
+  RunBatch batch(store, o.writer);  // all or nothing
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const Dispatch& d = *chosen[i];
     RunInfo info;
@@ -375,8 +450,9 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
                                   {"vgprs", d.vgprs},
                                   {"agprs", d.agprs},
                                   {"sgprs", d.sgprs}};
+    if (!d.process.empty()) cfg["process"] = d.process;
     info.config_json = cfg.dump();
-    RunWriter w(store, info);
+    RunWriter w = batch.add(info);
     if (d.timed) {
       const double ns = static_cast<double>(d.end_ns - d.start_ns);
       w.add_repetition({0, ns});
@@ -391,6 +467,7 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
     if (d.trace) add_trace(w, *d.trace);
     w.finish();
   }
+  batch.publish();
   return ids;
 }
 
@@ -454,24 +531,19 @@ void export_thread_trace(const Reader& r, const std::string& id, const nlohmann:
 }
 }  // namespace
 
-std::vector<std::string> export_runs(const Reader& r, const std::vector<std::string>& ids, const std::string& folder) {
-  struct Row {
-    nlohmann::json cfg;
-    RunView v;
-    std::map<std::string, double> counters;
-  };
-  std::vector<Row> rows;
-  for (const std::string& id : ids) {
-    Row row{{}, r.run(id), r.counters(id)};
-    if (row.v.info.backend != "rocprofv3")
-      throw FormatError("run '" + id + "' was not imported from rocprofv3 (backend " + row.v.info.backend + ")");
-    if (!row.v.summary) throw FormatError("run '" + id + "' has no duration (a thread trace alone): nothing to export");
-    row.cfg = nlohmann::json::parse(row.v.info.config_json);
-    rows.push_back(std::move(row));
-  }
-  if (rows.empty()) throw FormatError("no runs to export");
-  fs::create_directories(folder);
-  const std::string trace_name = "kernel_trace.csv", counters_name = "counter_collection.csv";
+namespace {
+struct ExportRow {
+  nlohmann::json cfg;
+  RunView v;
+  std::map<std::string, double> counters;
+};
+
+// One process's kernel trace and counter collection.
+void write_process_files(const std::vector<const ExportRow*>& members, const std::string& process,
+                         const std::string& trace_path, const std::string& counters_path,
+                         const std::function<void(const std::string&, const std::string&)>& write) {
+  const std::string pid =
+      !process.empty() && process.find_first_not_of("0123456789") == std::string::npos ? process : "0";
   std::string trace =
       "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
       "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
@@ -481,7 +553,8 @@ std::vector<std::string> export_runs(const Reader& r, const std::vector<std::str
       "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\",\"Grid_Size\","
       "\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
       "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\",\"End_Timestamp\"\n";
-  for (const Row& row : rows) {
+  for (const ExportRow* member : members) {
+    const ExportRow& row = *member;
     const auto& c = row.cfg;
     // The store keeps durations: each dispatch is written as starting at 0.
     const auto end = static_cast<long long>(row.v.summary->median_ns);
@@ -493,18 +566,43 @@ std::vector<std::string> export_runs(const Reader& r, const std::vector<std::str
              dim("workgroup", 0) + "," + dim("workgroup", 1) + "," + dim("workgroup", 2) + "," + dim("grid", 0) + "," +
              dim("grid", 1) + "," + dim("grid", 2) + "\n";
     for (const auto& [name, value] : row.counters)
-      counters += n("correlation_id") + "," + n("dispatch_id") + "," + quoted(row.v.info.device) + ",0,0,0," +
+      counters += n("correlation_id") + "," + n("dispatch_id") + "," + quoted(row.v.info.device) + ",0," + pid + ",0," +
                   dim("grid", 0) + ",0," + quoted(row.v.info.kernel) + "," + dim("workgroup", 0) + "," + common_tail + "," +
                   quoted(name) + "," + number(value) + ",0," + std::to_string(end) + "\n";
   }
+  write(trace_path, trace);
+  write(counters_path, counters);
+}
+}  // namespace
+
+std::vector<std::string> export_runs(const Reader& r, const std::vector<std::string>& ids, const std::string& folder) {
+  using Row = ExportRow;
+  std::vector<Row> rows;
+  for (const std::string& id : ids) {
+    Row row{{}, r.run(id), r.counters(id)};
+    if (row.v.info.backend != "rocprofv3")
+      throw FormatError("run '" + id + "' was not imported from rocprofv3 (backend " + row.v.info.backend + ")");
+    if (!row.v.summary) throw FormatError("run '" + id + "' has no duration (a thread trace alone): nothing to export");
+    row.cfg = nlohmann::json::parse(row.v.info.config_json);
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty()) throw FormatError("no runs to export");
+  fs::create_directories(folder);
+  // One pair of files per process, named as rocprofv3 names them (%pid%_...),
+  // so that importing the folder gives each dispatch its process again.
+  std::map<std::string, std::vector<const Row*>> by_process;
+  for (const Row& row : rows) by_process[row.cfg.value("process", std::string())].push_back(&row);
   std::vector<std::string> written;
   auto write = [&](const std::string& path, const std::string& text) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!(f << text) || !f.flush()) throw FormatError(path + ": cannot write");
     written.push_back(path);
   };
-  write((fs::path(folder) / trace_name).string(), trace);
-  write((fs::path(folder) / counters_name).string(), counters);
+  for (const auto& [process, members] : by_process) {
+    const std::string prefix = process.empty() ? "" : process + "_";
+    write_process_files(members, process, (fs::path(folder) / (prefix + "kernel_trace.csv")).string(),
+                        (fs::path(folder) / (prefix + "counter_collection.csv")).string(), write);
+  }
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (rows[i].v.waves && r.pc_stats(ids[i]).size()) export_thread_trace(r, ids[i], rows[i].cfg, rows[i].v, folder, write);
   return written;

@@ -28,6 +28,7 @@ namespace tilelab::traces::rocprof {
 struct Dispatch {
   std::uint64_t dispatch_id = 0, correlation_id = 0;
   std::string kernel, agent;
+  std::string process;  // the process whose files it came from (pid, or the files' name prefix); "" when unsaid
   std::int64_t start_ns = 0, end_ns = 0;
   std::array<std::uint64_t, 3> grid{0, 0, 0};       // work-items per dimension (total, when only that is known)
   std::array<std::uint64_t, 3> workgroup{0, 0, 0};  // work-items per workgroup
@@ -61,19 +62,22 @@ Profile read_rocpd(const std::string& path);
 Profile read_profile(const std::string& path);
 
 struct ImportOptions {
-  std::string id_prefix = "rocprof";  // run ids: <prefix>-<dispatch id>
+  std::string id_prefix = "rocprof";  // run ids: <prefix>-<dispatch id>, <prefix>-<process>-<dispatch id> across processes
   std::string kernel;                 // only dispatches of this kernel (exact name), when set
   std::string arch;                   // gfx950, ... (rocprofv3's kernel trace does not say)
   std::string shape;                  // problem_shape to record (default: grid and block)
   int cus = 0, xccs = 0;              // the GPU's CUs and XCCs, recorded as counters CU_NUM, XCC_NUM (0: not)
+  WriterOptions writer;               // how to wait for another writer of the store
 };
 
 // Adds one run per dispatch to the store (kind hw, backend rocprofv3: the
 // dispatch's duration in ns as its one repetition and its median; with a
 // thread trace, its waves and their instructions as the `waves` and `events`
 // tables in shader-clock cycles, time_unit cycles).
-// Returns the run ids.  The store is written run by run; a failing run
-// leaves those before it (each is whole).
+// Returns the run ids.  All or nothing: every run is published together, and
+// a failure (a taken id, a full disk) leaves the store as it was.  When the
+// dispatches come from more than one process (two ranks' files in one
+// folder), each run id names its process: <prefix>-<process>-<dispatch id>.
 std::vector<std::string> import_profile(const Profile& p, const std::string& store, const ImportOptions& o);
 
 // The imported runs `ids` of a store written back as rocprofv3 writes them —
