@@ -58,6 +58,19 @@ int chip_cus(const Arch& a) {
   return static_cast<int>(cus);
 }
 
+int chip_xcds(const Arch& a) {
+  const double x = chip_figure(a, "chip.xcds");
+  if (x < 1) throw ArchError(a.file + ": chip.xcds is needed");
+  return static_cast<int>(x);
+}
+
+double hbm_bytes_per_clock(const Arch& a) {
+  const double hbm = chip_figure(a, "chip.hbm_tb_per_s"), peak_mhz = chip_figure(a, "chip.peak_clock_mhz");
+  if (hbm <= 0 || peak_mhz <= 0)
+    throw ArchError(a.file + ": chip.hbm_tb_per_s and peak_clock_mhz are needed for the memory bandwidth");
+  return hbm * 1e12 / ((a.has_timing ? a.timing.clock_mhz : peak_mhz) * 1e6);
+}
+
 double memory_bytes_per_clock_per_cu(const Arch& a, double busy_cus) {
   const double hbm = chip_figure(a, "chip.hbm_tb_per_s"), peak_mhz = chip_figure(a, "chip.peak_clock_mhz");
   if (hbm <= 0 || peak_mhz <= 0)
@@ -354,6 +367,80 @@ void check_characters(const std::string& text, const std::string& file) {
   }
 }
 
+// A figure { value = N, status = "...", source = "..." } (value a number).
+TimingFigure read_figure(const Reader& r, const toml::node& v, const std::string& key, const std::string& path,
+                         bool zero_ok) {
+  if (!v.is_table()) r.fail(&v, path, "must be { value = ..., status = \"...\", source = \"...\" }");
+  const toml::table& f = *v.as_table();
+  r.only(f, path, {"value", "status", "source"});
+  TimingFigure fig;
+  fig.name = key;
+  fig.source = r.string(f, path, "source");
+  const std::string status = r.string(f, path, "status");
+  if (status == "official") fig.status = Status::kOfficial;
+  else if (status == "measured") fig.status = Status::kMeasured;
+  else if (status == "inferred") fig.status = Status::kInferred;
+  else if (status == "assumed") fig.status = Status::kAssumed;
+  else r.fail(f.get("status"), path + ".status", "must be official, measured, inferred or assumed");
+  const toml::node* value = f.get("value");
+  if (!value) r.fail(&f, path + ".value", "missing");
+  std::optional<double> x = value->value<double>();
+  if (!x || !(value->is_integer() || value->is_floating_point())) r.fail(value, path + ".value", "must be a number");
+  if (!(*x >= 0) || *x > 1e12) r.fail(value, path + ".value", "must be between 0 and 1e12");
+  if (*x == 0 && !zero_ok) r.fail(value, path + ".value", "must be positive");
+  fig.value = *x;
+  return fig;
+}
+
+// [memory]: the chip below the L1s, every key a figure.
+void read_memory(const Reader& r, const toml::table& t, Arch& a) {
+  static const char* const kKeys[] = {
+      "l2_bytes", "l2_ways", "l2_channels", "l2_read_bytes_per_clock", "l2_write_bytes_per_clock", "l2_latency",
+      "fabric_bytes_per_clock", "mall_bytes", "mall_ways", "mall_channels", "mall_channel_bytes_per_clock",
+      "mall_latency", "hbm_stacks", "hbm_interleave_bytes", "hbm_latency", "launch_cycles"};
+  MemorySystem& m = a.memory;
+  for (const auto& [k, v] : t) {
+    const std::string key(k.str()), path = "memory." + key;
+    if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return key == x; }))
+      r.fail(&v, path, "unknown memory figure");
+    m.figures.push_back(read_figure(r, v, key, path, key == "launch_cycles"));
+  }
+  auto get = [&](const char* key) -> double {
+    for (const TimingFigure& f : m.figures)
+      if (f.name == key) return f.value;
+    r.fail(&t, std::string("memory.") + key, "missing (the chip model needs every memory figure)");
+  };
+  auto i = [&](const char* key) { return static_cast<int>(get(key)); };
+  m.l2_bytes = i("l2_bytes");
+  m.l2_ways = i("l2_ways");
+  m.l2_channels = i("l2_channels");
+  m.l2_read_bytes_per_clock = get("l2_read_bytes_per_clock");
+  m.l2_write_bytes_per_clock = get("l2_write_bytes_per_clock");
+  m.l2_latency = i("l2_latency");
+  m.fabric_bytes_per_clock = get("fabric_bytes_per_clock");
+  m.mall_bytes = static_cast<long long>(get("mall_bytes"));
+  m.mall_ways = i("mall_ways");
+  m.mall_channels = i("mall_channels");
+  m.mall_channel_bytes_per_clock = get("mall_channel_bytes_per_clock");
+  m.mall_latency = i("mall_latency");
+  m.hbm_stacks = i("hbm_stacks");
+  m.hbm_interleave_bytes = i("hbm_interleave_bytes");
+  m.hbm_latency = i("hbm_latency");
+  m.launch_cycles = i("launch_cycles");
+  std::stable_sort(m.figures.begin(), m.figures.end(), [&](const TimingFigure& x, const TimingFigure& y) {
+    return t.get(x.name)->source().begin.line < t.get(y.name)->source().begin.line;
+  });
+  const int line = a.timing.l1_line_bytes;
+  if (m.l2_bytes % (line * m.l2_ways))
+    r.fail(t.get("l2_bytes"), "memory.l2_bytes", "must be a multiple of timing.l1_line_bytes x l2_ways");
+  if (m.mall_bytes % (static_cast<long long>(line) * m.mall_ways * m.mall_channels))
+    r.fail(t.get("mall_bytes"), "memory.mall_bytes", "must be a multiple of the line x mall_ways x mall_channels");
+  if (m.hbm_interleave_bytes % line)
+    r.fail(t.get("hbm_interleave_bytes"), "memory.hbm_interleave_bytes", "must be a multiple of the line");
+  if (!(m.l2_latency >= a.timing.l1_latency && m.mall_latency >= m.l2_latency && m.hbm_latency >= m.mall_latency))
+    r.fail(&t, "memory", "latencies must grow with distance (timing.l1_latency <= l2 <= mall <= hbm)");
+}
+
 // [timing]: every key an inline table { value = N, status = "...", source = "..." }.
 void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   static const char* const kKeys[] = {
@@ -462,7 +549,7 @@ Arch parse_arch(const std::string& text, const std::string& file) {
     throw ArchError(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
   Reader r(file);
-  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma", "timing"});
+  r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma", "timing", "memory"});
   Arch a;
   a.file = file;
   a.name = r.string(root, "", "name");
@@ -555,6 +642,13 @@ Arch parse_arch(const std::string& text, const std::string& file) {
     if (a.vendor != "amd" || !a.has_registers) r.fail(tm, "timing", "the cycle model covers AMD CDNA architectures only");
     read_timing(r, *tm->as_table(), a);
     a.has_timing = true;
+    if (const toml::node* mem = root.get("memory")) {
+      if (!mem->is_table()) r.fail(mem, "memory", "must be a table");
+      read_memory(r, *mem->as_table(), a);
+      a.has_memory = true;
+    }
+  } else if (const toml::node* mem = root.get("memory")) {
+    r.fail(mem, "memory", "needs a [timing] part (the chip model is part of the cycle model)");
   }
   return a;
 }
@@ -622,6 +716,12 @@ std::string describe(const Arch& a) {
       o << "   " << to_string(f.status) << (f.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "")
         << "  (" << f.source << ")\n";
     }
+  }
+  if (a.has_memory) {
+    o << "Memory figures (the cycle model's chip: L2, fabric, MALL, HBM):\n";
+    for (const TimingFigure& f : a.memory.figures)
+      o << "  " << f.name << " = " << f.value << "   " << to_string(f.status)
+        << (f.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "") << "  (" << f.source << ")\n";
   }
   if (!a.mfma.empty()) o << "MFMA instructions (per wave):\n";
   for (const MfmaInstruction& m : a.mfma)

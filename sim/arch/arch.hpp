@@ -99,6 +99,27 @@ struct Timing {
   int read_wait_states(int passes) const;
 };
 
+// The chip below the CUs' L1s (the cycle model's memory system): L2 per XCD,
+// the fabric link of each XCD, the Infinity Cache (MALL) and HBM.  Latencies
+// are whole load-to-use round trips from issue, as a pointer chase measures
+// them (the model subtracts what the L1 path already adds).  Every figure
+// keeps its status and source in `figures`.
+struct MemorySystem {
+  int l2_bytes = 0, l2_ways = 0, l2_channels = 0;  // per XCD
+  double l2_read_bytes_per_clock = 0;               // per channel
+  double l2_write_bytes_per_clock = 0;              // per channel
+  int l2_latency = 0;                               // an L2 hit, issue to data
+  double fabric_bytes_per_clock = 0;                // each XCD's link to the IODs (MALL, HBM)
+  long long mall_bytes = 0;
+  int mall_ways = 0, mall_channels = 0;
+  double mall_channel_bytes_per_clock = 0;
+  int mall_latency = 0;                             // a MALL hit, issue to data
+  int hbm_stacks = 0, hbm_interleave_bytes = 0;     // HBM bandwidth: chip.hbm_tb_per_s
+  int hbm_latency = 0;                              // a miss everywhere, issue to data, unloaded
+  int launch_cycles = 0;                            // kernel launch to the first wave
+  std::vector<TimingFigure> figures;                // every figure above, in file order
+};
+
 struct Arch {
   std::string name;
   std::string vendor;        // amd, nvidia
@@ -115,6 +136,8 @@ struct Arch {
   std::vector<MfmaInstruction> mfma;          // in file order (may be empty)
   bool has_timing = false;                    // a [timing] part: the cycle model can run
   Timing timing;
+  bool has_memory = false;                    // a [memory] part: the cycle model's chip (L2, MALL, HBM)
+  MemorySystem memory;
   // Every [chip] and [lds] figure as written, for display.
   std::vector<std::pair<std::string, std::string>> figures;
 
@@ -126,6 +149,9 @@ struct Arch {
 
 // The chip's CUs (chip.xcds x chip.cus_per_xcd); ArchError when not described.
 int chip_cus(const Arch& a);
+int chip_xcds(const Arch& a);
+// HBM bandwidth in bytes per clock of the cycle model's clock (chip.hbm_tb_per_s).
+double hbm_bytes_per_clock(const Arch& a);
 
 // The memory bandwidth one CU gets, in bytes per clock, when `busy_cus` CUs
 // run work: the chip's HBM bandwidth (chip.hbm_tb_per_s at the model's clock)

@@ -9,6 +9,7 @@
 
 #include "sim/lds/occupancy.hpp"
 #include "sim/timing/instruction_timing.hpp"
+#include "sim/timing/chip_memory.hpp"
 #include "sim/timing/vector_memory.hpp"
 
 namespace tilelab::timing {
@@ -74,33 +75,54 @@ double TimingResult::lds_utilisation() const {
   return d > 0 ? lds_busy / d : 0;
 }
 double TimingResult::memory_utilisation() const {
+  if (xcds > 0) return level_utilisation(hbm_busy, hbm_stacks);
   const double d = static_cast<double>(cycles) * cus_used;
   return d > 0 ? memory_busy / d : 0;  // busy: transferring at the CU's share
 }
+double TimingResult::level_utilisation(double busy, int units) const {
+  const double d = static_cast<double>(cycles) * units;
+  return d > 0 ? busy / d : 0;
+}
 std::string TimingResult::limiter() const {
-  const std::pair<double, const char*> u[] = {{mfma_utilisation(), "MFMA"},
-                                              {valu_utilisation(), "VALU"},
-                                              {lds_utilisation(), "LDS"},
-                                              {memory_utilisation(), "global memory"}};
-  const auto* best = std::max_element(std::begin(u), std::end(u), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::pair<double, const char*>> u = {
+      {mfma_utilisation(), "MFMA"}, {valu_utilisation(), "VALU"}, {lds_utilisation(), "LDS"}};
+  if (xcds > 0) {
+    u.push_back({level_utilisation(l2_busy, l2_channels), "L2"});
+    u.push_back({level_utilisation(fabric_busy, fabric_links), "fabric"});
+    u.push_back({level_utilisation(mall_busy, mall_channels), "MALL"});
+    u.push_back({level_utilisation(hbm_busy, hbm_stacks), "HBM"});
+  } else {
+    u.push_back({memory_utilisation(), "global memory"});
+  }
+  const auto best = std::max_element(u.begin(), u.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   return best->first >= 0.5 ? best->second : "latency";
 }
 
 // ---- one compute unit ------------------------------------------------------
 
+// The workgroups a CU takes from, in dispatch order: its own (CUs without a
+// chip model) or its XCD's, shared by the XCD's CUs.
+struct WorkQueue {
+  std::vector<std::array<std::uint32_t, 3>> items;
+  std::size_t next = 0;
+};
+
 class CycleModel::ComputeUnit {
  public:
   ComputeUnit(CycleModel& model, emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
               std::uint64_t kernarg, const std::vector<InstructionTiming>& table, int cu, int max_workgroups,
-              double memory_share)
+              std::unique_ptr<MemoryBeyondL1> beyond, WorkQueue& queue)
       : m_(model), t_(model.arch_.timing), e_(e), memory_(memory), launch_(launch), kernarg_(kernarg), table_(table),
         cu_(cu), max_workgroups_(max_workgroups), simds_(static_cast<std::size_t>(model.arch_.simds_per_cu)),
-        ports_(simds_.size() / 2),
-        share_(memory_share, t_.memory_latency), vmem_(t_, share_),
-        pass_clocks_(std::max(1, model.arch_.lds.banks * model.arch_.lds.bank_bytes / t_.lds_port_bytes_per_clock)) {}
+        ports_(simds_.size() / 2), beyond_(std::move(beyond)), vmem_(t_, *beyond_),
+        pass_clocks_(std::max(1, model.arch_.lds.banks * model.arch_.lds.bank_bytes / t_.lds_port_bytes_per_clock)),
+        queue_(&queue) {}
 
-  // Runs these workgroups to the end; returns the cycle the last wave ended.
-  std::uint64_t run(const std::vector<std::array<std::uint32_t, 3>>& workgroups, std::uint64_t& instructions_so_far);
+  // Places the next workgroup of its queue at cycle `at` if it fits.
+  bool place(std::uint64_t at);
+  // Runs every cycle before `limit`; false once no wave is left.
+  bool advance(std::uint64_t limit);
+  bool live() const { return live_waves_ > 0; }
 
   // The observer's side: what the executing instruction touched.
   void global_access(const std::uint64_t* a, std::uint64_t active, int bytes) {
@@ -151,9 +173,9 @@ class CycleModel::ComputeUnit {
     std::vector<int> waves;
     int live = 0;
     std::uint64_t end = 0;
+    std::uint32_t id = 0;  // in the run, in placement order
   };
 
-  bool place(std::uint64_t at);
   std::uint64_t next_cycle(std::uint64_t from);
   void slot(std::uint64_t c);
   std::pair<Reason, std::uint64_t> blocked(Wave& w, const InstructionTiming& it, std::uint64_t c);
@@ -176,14 +198,14 @@ class CycleModel::ComputeUnit {
   int cu_, max_workgroups_;
   std::vector<Simd> simds_;
   std::vector<LdsPort> ports_;
-  CuShareOfMemory share_;
+  std::unique_ptr<MemoryBeyondL1> beyond_;
   VectorMemory vmem_;
   int pass_clocks_;
   std::uint64_t ta_free_ = 0;
   std::vector<Wave> waves_;
   std::deque<Group> groups_;
-  const std::vector<std::array<std::uint32_t, 3>>* queue_ = nullptr;
-  std::size_t next_group_ = 0;
+  WorkQueue* queue_;
+  std::uint64_t next_ = 0;  // the next cycle to look at
   int resident_groups_ = 0, live_waves_ = 0;
   std::uint64_t now_ = 0, age_ = 0, last_end_ = 0, busy_cycles_ = 0;
   // what the executing instruction touched
@@ -211,8 +233,9 @@ void CycleModel::ComputeUnit::sort_simd(Simd& s) {
 // Places the next workgroup of the queue if it fits (at most max_workgroups_
 // resident; waves spread over the SIMDs with the fewest resident waves).
 bool CycleModel::ComputeUnit::place(std::uint64_t at) {
-  if (next_group_ >= queue_->size() || resident_groups_ >= max_workgroups_) return false;
-  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, (*queue_)[next_group_++]), {}, 0, 0});
+  if (queue_->next >= queue_->items.size() || resident_groups_ >= max_workgroups_) return false;
+  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, queue_->items[queue_->next++]), {}, 0, 0,
+                          static_cast<std::uint32_t>(m_.workgroups_placed_++)});
   Group& g = groups_.back();
   const int gi = static_cast<int>(groups_.size() - 1);
   ++resident_groups_;
@@ -222,7 +245,7 @@ bool CycleModel::ComputeUnit::place(std::uint64_t at) {
       if (s.resident < best->resident) best = &s;
     Wave w;
     w.group = gi, w.index = n;
-    w.id = static_cast<std::uint32_t>(m_.result_.waves + waves_.size());
+    w.id = static_cast<std::uint32_t>(m_.waves_placed_++);
     w.simd = static_cast<int>(best - simds_.data());
     w.slot = std::countr_one(best->slots_used);
     if (w.slot >= m_.arch_.wave_slots_per_simd) throw TimingError("internal: no free wave slot on a SIMD");
@@ -370,7 +393,7 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   std::erase(s.waves, static_cast<int>(&w - waves_.data()));
   --s.resident;
   s.slots_used = static_cast<std::uint8_t>(s.slots_used & ~(1u << w.slot));
-  m_.result_.waves_spans.push_back({w.id, static_cast<std::uint32_t>(m_.result_.workgroups + static_cast<std::uint64_t>(w.group)),
+  m_.result_.waves_spans.push_back({w.id, g.id,
                                      static_cast<std::uint16_t>(cu_), static_cast<std::uint8_t>(w.simd),
                                      static_cast<std::uint8_t>(w.slot), w.start, w.end});
   m_.result_.wave_cycles += w.end - w.start;
@@ -548,35 +571,20 @@ void CycleModel::ComputeUnit::slot(std::uint64_t c) {
   }
 }
 
-std::uint64_t CycleModel::ComputeUnit::run(const std::vector<std::array<std::uint32_t, 3>>& workgroups,
-                                           std::uint64_t& instructions_so_far) {
-  queue_ = &workgroups;
-  while (place(0)) {
-  }
-  auto last_report = std::chrono::steady_clock::now();
-  std::uint64_t slots = 0;
-  for (std::uint64_t c = next_cycle(0); live_waves_ > 0; c = next_cycle(c + 1)) {
+bool CycleModel::ComputeUnit::advance(std::uint64_t limit) {
+  if (live_waves_ == 0) return false;
+  for (std::uint64_t c = next_cycle(next_); live_waves_ > 0; c = next_cycle(c + 1)) {
     if (c == kNever)
       throw TimingError(e_.kernel().name + " on CU " + std::to_string(cu_) +
                         ": no wave can make progress (every live wave waits at a barrier no other wave will reach)");
-    slot(c);
-    if (m_.options_.progress && (++slots & 0x3fff) == 0) {
-      const auto t = std::chrono::steady_clock::now();
-      if (t - last_report > std::chrono::seconds(1)) {
-        last_report = t;
-        Progress p;
-        p.workgroups = m_.workgroups_total_;
-        p.workgroups_done = m_.result_.workgroups + (next_group_ - static_cast<std::size_t>(resident_groups_));
-        p.cycles = c;
-        p.wave_instructions = instructions_so_far + instructions_;
-        p.seconds = std::chrono::duration<double>(t - m_.started_).count();
-        m_.options_.progress(p);
-      }
+    if (c >= limit) {
+      next_ = c;
+      return true;
     }
+    slot(c);
   }
   busy_cycles_ = last_end_;
-  instructions_so_far += instructions_;
-  return last_end_;
+  return false;
 }
 
 // ---- the model -------------------------------------------------------------
@@ -609,6 +617,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   hazards_.clear();
   hazard_count_ = 0;
   lds_idx_active_ = lds_conflicts_ = 0;
+  workgroups_placed_ = waves_placed_ = 0;
   unmodelled_lds_ = false;
   const std::vector<InstructionTiming> table = instruction_timing(e, arch_);
   per_instruction_.assign(table.size(), PcStats{});
@@ -629,45 +638,113 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   }
   if (per_cu < 1) throw TimingError(k.name + ": one workgroup does not fit on a CU (registers, LDS or waves)");
 
-  // Workgroups in dispatch order (x fastest), dealt to the CUs round robin.
   const int cus = options_.cus > 0 ? options_.cus : arch::chip_cus(arch_);
-  std::vector<std::vector<std::array<std::uint32_t, 3>>> per(static_cast<std::size_t>(cus));
+  const bool chip = arch_.has_memory;
+  // With the chip: linear workgroup id i goes to XCD i mod X [I: chip-facts 3],
+  // and within the XCD to whichever of its CUs has room first (no rounds).
+  // CU c belongs to XCD c mod X, as many XCDs as CUs up to the chip's.
+  // Without it: workgroups dealt to the CUs round robin, each CU its own queue.
+  const int xcds = chip ? std::min(cus, arch::chip_xcds(arch_)) : cus;
+  std::vector<WorkQueue> queues(static_cast<std::size_t>(xcds));
   std::uint64_t n = 0;
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
-      for (std::uint32_t x = 0; x < launch.grid[0]; ++x) per[n++ % static_cast<std::uint64_t>(cus)].push_back({x, y, z});
+      for (std::uint32_t x = 0; x < launch.grid[0]; ++x) queues[n++ % static_cast<std::uint64_t>(xcds)].items.push_back({x, y, z});
   workgroups_total_ = n;
 
   TimingResult& r = result_;
   r.arch = arch_.name;
   r.clock_mhz = arch_.timing.clock_mhz;
   r.cus = cus;
+  r.xcds = chip ? xcds : 0;
   r.simds_per_cu = arch_.simds_per_cu;
-  // The CUs running work share the chip's memory bandwidth equally.
   const std::uint64_t busy_cus = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(cus));
   r.memory_share = arch::memory_bytes_per_clock_per_cu(arch_, static_cast<double>(busy_cus));
-  std::uint64_t instructions = 0, busy = 0;
+  std::unique_ptr<ChipMemory> chip_memory = chip ? std::make_unique<ChipMemory>(arch_, xcds) : nullptr;
+  std::vector<std::unique_ptr<ComputeUnit>> units;
   for (int cu = 0; cu < cus; ++cu) {
-    if (per[static_cast<std::size_t>(cu)].empty()) continue;
-    ComputeUnit unit(*this, e, memory, launch, kernarg, table, cu, per_cu, r.memory_share);
-    current_ = &unit;
-    std::uint64_t end;
-    try {
-      end = unit.run(per[static_cast<std::size_t>(cu)], instructions);
-    } catch (...) {
-      current_ = nullptr;
-      throw;
+    std::unique_ptr<MemoryBeyondL1> beyond;
+    if (chip) beyond = std::make_unique<CuPort>(*chip_memory, cu % xcds);
+    else beyond = std::make_unique<CuShareOfMemory>(r.memory_share, arch_.timing.memory_latency);
+    units.push_back(std::make_unique<ComputeUnit>(*this, e, memory, launch, kernarg, table, cu, per_cu, std::move(beyond),
+                                                  queues[static_cast<std::size_t>(cu % xcds)]));
+  }
+  // The launch: every CU takes a workgroup in turn while any has room, so
+  // that an XCD's first workgroups spread over its CUs.
+  const std::uint64_t launch_at = chip ? static_cast<std::uint64_t>(arch_.memory.launch_cycles) : 0;
+  for (bool placed = true; placed;) {
+    placed = false;
+    for (auto& u : units) {
+      current_ = u.get();
+      placed = u->place(launch_at) || placed;
     }
+  }
+  // All CUs advance together, one quantum at a time, so that they meet in
+  // the L2s, the MALL and HBM at about the same simulated time.  The order
+  // within a quantum is fixed (CU 0 first): the same inputs give the same run.
+  constexpr std::uint64_t kQuantum = 256;
+  auto last_report = std::chrono::steady_clock::now();
+  try {
+    for (std::uint64_t limit = launch_at + kQuantum;; limit += kQuantum) {
+      bool any = false;
+      for (auto& u : units) {
+        current_ = u.get();
+        any = u->advance(limit) || any;
+      }
+      if (!any) break;
+      if (options_.progress) {
+        const auto t = std::chrono::steady_clock::now();
+        if (t - last_report > std::chrono::seconds(1)) {
+          last_report = t;
+          Progress p;
+          p.workgroups = workgroups_total_;
+          std::uint64_t done = 0, instructions = 0;
+          for (const WorkQueue& q : queues) done += q.next;
+          for (auto& u : units) done -= static_cast<std::uint64_t>(u->resident_groups_), instructions += u->instructions_;
+          p.workgroups_done = done;
+          p.cycles = limit;
+          p.wave_instructions = instructions;
+          p.seconds = std::chrono::duration<double>(t - started_).count();
+          options_.progress(p);
+        }
+      }
+    }
+  } catch (...) {
     current_ = nullptr;
-    r.cycles = std::max(r.cycles, end);
+    throw;
+  }
+  current_ = nullptr;
+  std::uint64_t instructions = 0, busy = 0;
+  for (auto& u : units) {
+    ComputeUnit& unit = *u;
+    instructions += unit.instructions_;
+    if (unit.waves_.empty()) continue;
+    r.cycles = std::max(r.cycles, unit.last_end_);
     busy += unit.busy_cycles_;
     ++r.cus_used;
-    r.workgroups += per[static_cast<std::size_t>(cu)].size();
     r.waves += unit.waves_.size();
     r.l1_hits += unit.vmem_.l1_hits();
     r.l1_misses += unit.vmem_.l1_misses();
-    r.memory_busy += unit.share_.busy_cycles();
-    r.global_bytes += unit.share_.bytes_moved();
+    r.memory_busy += unit.beyond_->busy_cycles();
+    r.global_bytes += unit.beyond_->bytes_moved();
+  }
+  r.workgroups = workgroups_placed_;
+  std::sort(r.waves_spans.begin(), r.waves_spans.end(),
+            [](const WaveSpan& a, const WaveSpan& b) { return a.wave < b.wave; });
+  if (chip) {
+    const ChipCounters& c = chip_memory->counters();
+    r.chip = c;
+    r.chip_per_xcd = chip_memory->per_xcd();
+    r.l2_busy = chip_memory->l2_busy();
+    r.mall_busy = chip_memory->mall_busy();
+    r.hbm_busy = chip_memory->hbm_busy();
+    r.fabric_busy = chip_memory->fabric_busy();
+    r.l2_channels = arch_.memory.l2_channels * xcds;
+    r.mall_channels = arch_.memory.mall_channels;
+    r.hbm_stacks = arch_.memory.hbm_stacks;
+    r.fabric_links = xcds;
+    r.hbm_bytes = c.hbm_bytes;
+    r.memory_busy = r.hbm_busy;  // "global memory" is HBM with the chip model
   }
   r.wave_instructions = instructions;
   r.per_instruction = per_instruction_;
@@ -706,6 +783,19 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   add("SQ_VALU_MFMA_BUSY_CYCLES", "cycles (summed over SIMDs)", r.mfma_busy);
   add("TCP_TOTAL_CACHE_ACCESSES", "lines", static_cast<double>(r.l1_hits + r.l1_misses));
   add("TCP_TCC_READ_REQ", "lines", static_cast<double>(r.l1_misses));
+  if (chip) {
+    add("TCC_REQ", "requests (lines)", static_cast<double>(r.chip.l2_requests));
+    add("TCC_HIT", "requests", static_cast<double>(r.chip.l2_hits));
+    add("TCC_MISS", "requests", static_cast<double>(r.chip.l2_misses));
+    add("TCC_READ", "requests", static_cast<double>(r.chip.l2_reads));
+    add("TCC_WRITE", "requests", static_cast<double>(r.chip.l2_writes));
+    add("TCC_WRITEBACK", "lines", static_cast<double>(r.chip.l2_writebacks));
+    add("TCC_EA0_RDREQ", "requests (128 B lines)", static_cast<double>(r.chip.ea_read_requests));
+    add("TCC_EA0_WRREQ", "requests (128 B lines)", static_cast<double>(r.chip.ea_write_requests));
+    add("MALL_HIT", "lines (tilelab's name: not a gfx950 counter)", static_cast<double>(r.chip.mall_hits));
+    add("MALL_MISS", "lines (tilelab's name: not a gfx950 counter)", static_cast<double>(r.chip.mall_misses));
+    add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
+  }
 
   // The figures this run stood on that are not public.
   for (const arch::TimingFigure& f : arch_.timing.figures)
@@ -718,7 +808,17 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
       r.assumptions.push_back("LDS passes of " + li.name + " (" + li.source + ")");
   if (unmodelled_lds_) r.assumptions.push_back("LDS instructions without a phase table cost one pass each");
   if (!lds_seen.empty()) r.assumptions.push_back("each SIMD of a pair holds at most half of the pair's LDS FIFO");
-  r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
+  if (chip) {
+    for (const arch::TimingFigure& f : arch_.memory.figures)
+      if (f.status == arch::Status::kAssumed) r.assumptions.push_back("memory." + f.name + " (" + f.source + ")");
+    r.assumptions.push_back("L2 channel and MALL set/channel hashes are tilelab's (the hardware's are not public)");
+    r.assumptions.push_back("the MALL keeps every line it reads from HBM (its allocation policy is not public)");
+    r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
+                            " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
+    r.assumptions.push_back("dirty lines left in the L2s at the end are not written back within the kernel's time");
+  } else {
+    r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
+  }
 
   Ran ran;
   ran.workgroups = r.workgroups;

@@ -31,6 +31,7 @@
 
 #include "sim/arch/arch.hpp"
 #include "sim/emu/emulator.hpp"
+#include "sim/timing/chip_memory.hpp"
 #include "sim/timing/mfma_hazards.hpp"
 #include "sim/timing/stall.hpp"
 
@@ -45,7 +46,7 @@ class TimingError : public std::runtime_error {
 
 struct Progress {
   std::uint64_t workgroups_done = 0, workgroups = 0;
-  std::uint64_t cycles = 0;  // of the CU being simulated
+  std::uint64_t cycles = 0;  // simulated so far (every CU has reached it)
   std::uint64_t wave_instructions = 0;
   double seconds = 0;
 };
@@ -105,7 +106,14 @@ struct TimingResult {
   // (per SIMD), the LDS ports (per SIMD pair) and the memory share.
   double mfma_busy = 0, valu_busy = 0, lds_busy = 0, memory_busy = 0;
   std::uint64_t l1_hits = 0, l1_misses = 0;
-  std::vector<WaveSpan> waves_spans;
+  // The chip (arch files with a [memory] part; xcds == 0 without): traffic per
+  // level, and busy clocks summed over each level's units.
+  int xcds = 0, l2_channels = 0, fabric_links = 0, mall_channels = 0, hbm_stacks = 0;
+  ChipCounters chip;
+  std::vector<ChipCounters> chip_per_xcd;
+  double l2_busy = 0, fabric_busy = 0, mall_busy = 0, hbm_busy = 0;
+  std::uint64_t hbm_bytes = 0;
+  std::vector<WaveSpan> waves_spans;            // by wave id
   std::deque<IssueEvent> events;            // in issue order per CU, at most Options::max_events
   std::uint64_t events_dropped = 0;
   std::vector<PcStats> per_instruction;     // by instruction index
@@ -119,9 +127,11 @@ struct TimingResult {
   double mfma_utilisation() const;
   double valu_utilisation() const;
   double lds_utilisation() const;
-  double memory_utilisation() const;
-  // The busiest unit: "MFMA", "VALU", "LDS" or "global memory"; "latency"
-  // when none is busy half the time.
+  double memory_utilisation() const;  // HBM with the chip model
+  double level_utilisation(double busy, int units) const;
+  // The busiest unit: "MFMA", "VALU", "LDS", and "L2", "fabric", "MALL",
+  // "HBM" with the chip model ("global memory": the CU's share without);
+  // "latency" when none is busy half the time.
   std::string limiter() const;
 };
 
@@ -149,7 +159,7 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   ComputeUnit* current_ = nullptr;  // the CU being simulated
   // run-wide tallies the CUs add to
   std::chrono::steady_clock::time_point started_;
-  std::uint64_t workgroups_total_ = 0;
+  std::uint64_t workgroups_total_ = 0, workgroups_placed_ = 0, waves_placed_ = 0;
   std::vector<Hazard> hazards_;  // the first 1000
   std::uint64_t hazard_count_ = 0;
   std::vector<PcStats> per_instruction_;

@@ -6,7 +6,7 @@
 
 namespace tilelab::timing {
 
-std::uint64_t CuShareOfMemory::request(std::uint64_t cycle, int bytes, bool) {
+std::uint64_t CuShareOfMemory::request(std::uint64_t cycle, std::uint64_t, int bytes, bool) {
   const double start = std::max(free_at_, static_cast<double>(cycle));
   const double transfer = bytes / bytes_per_clock_;
   free_at_ = start + transfer;
@@ -99,7 +99,7 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
     Way* w = find(u.line);
     if (store) {  // write-through, no allocation on a miss
       if (w) w->last_use = use_clock_;
-      done = std::max(done, beyond_.request(start, u.bytes, true));
+      done = std::max(done, beyond_.request(start, u.line, u.bytes, true));
       continue;
     }
     std::uint64_t ready;
@@ -109,10 +109,13 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
       ready = std::max(w->ready, start);
     } else {
       ++misses_;
-      ready = beyond_.request(start, t_.l1_line_bytes, false);
+      ready = beyond_.request(start, u.line, t_.l1_line_bytes, false);
       Way& v = victim(u.line);
       v.line = u.line, v.last_use = use_clock_, v.ready = ready;
-      in_flight_.push_back({ready, t_.l1_line_bytes});
+      // Kept in order of return: with the chip, a later miss may be back first.
+      in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), ready,
+                                         [](std::uint64_t t, const InFlight& f) { return t < f.back; }),
+                        InFlight{ready, t_.l1_line_bytes});
       in_flight_bytes_ += t_.l1_line_bytes;
     }
     done = std::max(done, ready);

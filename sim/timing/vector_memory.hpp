@@ -1,9 +1,8 @@
 // The CU's vector memory path: the lanes' addresses coalesced into cache
 // lines, the vector L1 (set-associative, LRU, write-through without
-// allocation), and beyond it the memory the CU sees: a latency and this CU's
-// share of the bandwidth.  The chip-level model (L2 per XCD, MALL, HBM
-// contention between CUs) will implement `MemoryBeyondL1` for every CU at
-// once; nothing else changes.
+// allocation), and beyond it the memory the CU sees: the chip (L2 per XCD,
+// MALL, HBM: chip_memory.hpp, through a CuPort), or for an arch file without
+// a [memory] part a latency and this CU's equal share of the HBM bandwidth.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -17,9 +16,9 @@ namespace tilelab::timing {
 class MemoryBeyondL1 {
  public:
   virtual ~MemoryBeyondL1() = default;
-  // `bytes` requested at `cycle`; the cycle the data (or the write's
-  // acknowledgement) is back at the L1.
-  virtual std::uint64_t request(std::uint64_t cycle, int bytes, bool store) = 0;
+  // `bytes` of cache line `line` (address / line size) requested at `cycle`;
+  // the cycle the data (or the write's acknowledgement) is back at the L1.
+  virtual std::uint64_t request(std::uint64_t cycle, std::uint64_t line, int bytes, bool store) = 0;
   virtual std::uint64_t bytes_moved() const = 0;
   // Cycles the path was transferring (its busy time).
   virtual double busy_cycles() const = 0;
@@ -30,7 +29,7 @@ class MemoryBeyondL1 {
 class CuShareOfMemory final : public MemoryBeyondL1 {
  public:
   CuShareOfMemory(double bytes_per_clock, int latency) : bytes_per_clock_(bytes_per_clock), latency_(latency) {}
-  std::uint64_t request(std::uint64_t cycle, int bytes, bool store) override;
+  std::uint64_t request(std::uint64_t cycle, std::uint64_t line, int bytes, bool store) override;
   std::uint64_t bytes_moved() const override { return bytes_; }
   double busy_cycles() const override { return busy_; }
 
@@ -81,7 +80,7 @@ class VectorMemory {
     std::uint64_t back;
     int bytes;
   };
-  std::deque<InFlight> in_flight_;  // ascending `back` (the share serves in order)
+  std::deque<InFlight> in_flight_;  // ascending `back`
   long in_flight_bytes_ = 0;
 };
 

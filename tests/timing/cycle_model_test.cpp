@@ -215,21 +215,40 @@ std::uint64_t median(std::vector<std::uint64_t> v) {
   return v[v.size() / 2];
 }
 
-// Load-to-use latency = address processing + the lanes' bytes through the
-// L1 + the L1's latency, plus, on a miss, the line's transfer at the CU's
-// share and the latency beyond the L1: each figure from the arch file, the sum
-// measured within 5%.
-TEST(CycleModel, PointerChaseMeasuresTheConfiguredLatencies) {
-  const arch::Timing& g = arch::load_arch("gfx950").timing;
-  ASSERT_EQ(g.memory_latency, 400);  // GT: ~400 clocks
-  const double share = arch::memory_bytes_per_clock_per_cu(arch::load_arch("gfx950"), 1);  // one CU running
-  ASSERT_EQ(share, 64);  // 8 TB/s at 2.4 GHz is more than one CU's L1 moves: l1_bytes_per_clock
-  const double hit = g.vmem_issue_cycles + 8 / g.l1_bytes_per_clock + g.l1_latency;  // 8 bytes per step
-  const double miss = hit + g.l1_line_bytes / share + g.memory_latency;
-  // 512 nodes 8 KB apart all map to one L1 set (64 ways): every step misses.
-  EXPECT_NEAR(static_cast<double>(median(chase(512, 8192, 200))), miss, 0.05 * miss);
-  // 16 nodes in 16 lines: after the first round every step hits.
+// Load-to-use latency of a pointer chase on one CU of the whole chip, each
+// step = address processing + the lanes' bytes through the L1 + the level
+// that serves it.  An L2 hit stands on a published figure: GT's ~400-clock
+// VMEM round trip with the working set in L2 (the arch file's l2_latency,
+// measured): the chase sees it within 5%.  The L1 hit (l1_latency) and the
+// HBM miss (hbm_latency) are assumptions (nothing public on MI355X); the chase
+// checks that the model composes them, not that they are right.  The MALL
+// hit (~218 ns, CCX on MI300X) is checked in chip_memory_test.
+TEST(CycleModel, PointerChaseMeasuresEachLevel) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const arch::Timing& g = a.timing;
+  ASSERT_TRUE(a.has_memory);
+  const double issue = g.vmem_issue_cycles + 8 / g.l1_bytes_per_clock;  // 8 bytes per step
+  // 128 nodes 8 KB apart share one L1 set of 64 ways: every step misses the
+  // L1.  The first round comes from HBM, the next four from the L2.
+  const std::vector<std::uint64_t> steps = chase(128, 8192, 640);
+  const double l2 = issue + 1 + a.memory.l2_latency;  // + the line at 128 B/clk on its L2 channel
+  EXPECT_NEAR(static_cast<double>(median(steps)), 400, 0.05 * 400);  // GT's figure
+  EXPECT_NEAR(static_cast<double>(median(steps)), l2, 0.02 * l2);
+  const std::vector<std::uint64_t> first(steps.begin() + 1, steps.begin() + 127);
+  const double hbm = issue + 2 + a.memory.hbm_latency;  // + link, MALL channel (64 B/clk), stack
+  EXPECT_NEAR(static_cast<double>(median(first)), hbm, 0.02 * hbm);
+  // 16 nodes in 16 lines: after the first round every step hits the L1.
+  const double hit = issue + g.l1_latency;
   EXPECT_NEAR(static_cast<double>(median(chase(16, 128, 200))), hit, 0.05 * hit);
+}
+
+// The CU-share model (an arch file without [memory]): the chase measures its
+// latency and the one CU's share as before the chip existed.
+TEST(CycleModel, WithoutAChipEachCuHasItsShare) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  ASSERT_EQ(a.timing.memory_latency, 400);
+  const double share = arch::memory_bytes_per_clock_per_cu(a, 1);
+  ASSERT_EQ(share, 64);  // 8 TB/s at 2.4 GHz is more than one CU's L1 moves: l1_bytes_per_clock
 }
 
 std::string arch_text(const std::string& name) {
@@ -246,11 +265,19 @@ std::string replace_line(std::string text, const std::string& key, const std::st
   return text.replace(at + 1, end - at - 1, line);
 }
 
-// The stream copy on two CUs of a chip whose memory gives each CU 10 B/clock
-// moves 10 B/clock per CU within 5%.
-TEST(CycleModel, StreamCopyMeasuresTheBandwidthShare) {
+// The stream copy on two CUs of a chip whose HBM moves 5 B/clock (less than
+// the copy's waves could take at the load latency): the reads come from HBM
+// (cold MALL), the writes stay dirty in the two L2s, so the copy runs at the
+// HBM's 5 B/clock within 5%.  Lines go to the stacks in turn here (the arch
+// file's 4 KiB blocks would keep this one stream on a few stacks at a time).  No published copy with a
+// working set beyond the MALL exists (chip-facts, not found 9): the test checks
+// that the CUs share the HBM calendars, not a published figure.
+TEST(CycleModel, StreamCopyRunsAtTheHbmBandwidth) {
   const arch::Arch a = arch::parse_arch(
-      replace_line(arch_text("gfx950"), "hbm_tb_per_s", "hbm_tb_per_s = 0.048  # 20 B/clock at 2.4 GHz"), "test.toml");
+      replace_line(replace_line(arch_text("gfx950"), "hbm_tb_per_s", "hbm_tb_per_s = 0.012  # 5 B/clock at 2.4 GHz"),
+                   "hbm_interleave_bytes",
+                   "hbm_interleave_bytes = { value = 128, status = \"assumed\", source = \"test: every line to the next stack\" }"),
+      "test.toml");
   timing::Options o;
   o.cus = 2;
   timing::CycleModel model(a, o);
@@ -259,10 +286,29 @@ TEST(CycleModel, StreamCopyMeasuresTheBandwidthShare) {
   ASSERT_TRUE(run.pass);
   const timing::TimingResult& r = model.result();
   ASSERT_EQ(r.cus_used, 2);
-  EXPECT_DOUBLE_EQ(r.memory_share, 10.0);
+  ASSERT_EQ(r.xcds, 2);
   EXPECT_EQ(r.global_bytes, 2u * 16u * 65536u);
-  const double per_cu = static_cast<double>(r.global_bytes) / 2 / static_cast<double>(r.cycles);
-  EXPECT_NEAR(per_cu, 10.0, 0.5);
+  EXPECT_EQ(r.chip.ea_read_requests, 16u * 65536u / 128u);
+  EXPECT_EQ(r.chip.l2_writebacks, 0u);
+  EXPECT_EQ(r.hbm_bytes, 16u * 65536u);
+  EXPECT_NEAR(static_cast<double>(r.hbm_bytes) / static_cast<double>(r.cycles), 5.0, 0.25);
+  EXPECT_EQ(r.limiter(), "HBM");
+}
+
+// Workgroup i runs on XCD i mod 8, on a CU of that XCD (CU c is on XCD c mod 8).
+TEST(CycleModel, WorkgroupsGoToXcdsRoundRobin) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  timing::CycleModel model(a);
+  kernels::EmulatedRun run = kernels::run_emulated("rmsnorm_bf16", "gfx950", {64, 1024}, 1, TILELAB_CODE_OBJECTS,
+                                                   [&](emu::Emulator& e) { model.attach(e); });
+  ASSERT_TRUE(run.pass);
+  const timing::TimingResult& r = model.result();
+  ASSERT_EQ(r.xcds, 8);
+  ASSERT_GT(r.workgroups, 8u);
+  for (const timing::WaveSpan& w : r.waves_spans) EXPECT_EQ(w.cu % 8, w.workgroup % 8) << "wave " << w.wave;
+  std::uint64_t per_xcd = 0;
+  for (const timing::ChipCounters& c : r.chip_per_xcd) per_xcd += c.l2_requests;
+  EXPECT_EQ(per_xcd, r.chip.l2_requests);
 }
 
 // ---- hazards ----

@@ -76,9 +76,24 @@ void print_timing_text(const TimedRun& t) {
   std::printf("  %llu cycles = %.3f us at %.0f MHz", static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz);
   if (work_flops(t) > 0 && s > 0) std::printf("; %.1f TFLOP/s (MFMA)", work_flops(t) / s / 1e12);
   if (r.global_bytes && s > 0) std::printf("; %.1f GB/s beyond the L1s", static_cast<double>(r.global_bytes) / s / 1e9);
-  std::printf("\n  limiter: %s   busy: MFMA %.1f%%  VALU %.1f%%  LDS %.1f%%  global memory %.1f%%\n",
-              r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(),
-              100 * r.memory_utilisation());
+  if (r.xcds > 0) {
+    std::printf("\n  limiter: %s   busy: MFMA %.1f%%  VALU %.1f%%  LDS %.1f%%  L2 %.1f%%  fabric %.1f%%  MALL %.1f%%  HBM %.1f%%\n",
+                r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(),
+                100 * r.level_utilisation(r.l2_busy, r.l2_channels), 100 * r.level_utilisation(r.fabric_busy, r.fabric_links),
+                100 * r.level_utilisation(r.mall_busy, r.mall_channels), 100 * r.level_utilisation(r.hbm_busy, r.hbm_stacks));
+    const timing::ChipCounters& c = r.chip;
+    auto rate = [](std::uint64_t hit, std::uint64_t all) { return all ? 100.0 * static_cast<double>(hit) / static_cast<double>(all) : 0.0; };
+    std::printf("  chip (%d XCDs): L1 hit %.1f%%; L2 (TCC) %llu requests, hit %.1f%%, %llu write-backs; MALL hit %.1f%% of %llu; "
+                "HBM %.2f MB (%.1f GB/s)\n",
+                r.xcds, rate(r.l1_hits, r.l1_hits + r.l1_misses), static_cast<unsigned long long>(c.l2_requests),
+                rate(c.l2_hits, c.l2_requests), static_cast<unsigned long long>(c.l2_writebacks),
+                rate(c.mall_hits, c.mall_hits + c.mall_misses), static_cast<unsigned long long>(c.mall_hits + c.mall_misses),
+                static_cast<double>(r.hbm_bytes) / 1e6, s > 0 ? static_cast<double>(r.hbm_bytes) / s / 1e9 : 0.0);
+  } else {
+    std::printf("\n  limiter: %s   busy: MFMA %.1f%%  VALU %.1f%%  LDS %.1f%%  global memory %.1f%%\n",
+                r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(),
+                100 * r.memory_utilisation());
+  }
   if (t.bound) {
     const kernels::TileBound& b = *t.bound;
     const double per_wg = std::max({b.mfma_cycles, b.lds_cycles, b.global_cycles_reused});
@@ -168,6 +183,20 @@ std::string timing_json(const TimedRun& t) {
               {"global_memory", r.memory_utilisation()}}},
             {"wave_cycles", r.wave_cycles},
             {"issue_cycles", r.issue_cycles}};
+  if (r.xcds > 0)
+    j["chip"] = {{"xcds", r.xcds},
+                 {"l2_requests", r.chip.l2_requests},
+                 {"l2_hits", r.chip.l2_hits},
+                 {"l2_misses", r.chip.l2_misses},
+                 {"l2_writebacks", r.chip.l2_writebacks},
+                 {"mall_hits", r.chip.mall_hits},
+                 {"mall_misses", r.chip.mall_misses},
+                 {"hbm_bytes", r.hbm_bytes},
+                 {"utilisation",
+                  {{"l2", r.level_utilisation(r.l2_busy, r.l2_channels)},
+                   {"fabric", r.level_utilisation(r.fabric_busy, r.fabric_links)},
+                   {"mall", r.level_utilisation(r.mall_busy, r.mall_channels)},
+                   {"hbm", r.level_utilisation(r.hbm_busy, r.hbm_stacks)}}}};
   j["ran_before"] = t.before;  // the pass's earlier kernels, not in these figures
   Json stalls = Json::object();
   for (int k = 1; k < timing::kReasonCount; ++k)

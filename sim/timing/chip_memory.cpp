@@ -1,0 +1,193 @@
+#include "sim/timing/chip_memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilelab::timing {
+
+namespace {
+
+// Buckets kept behind the newest one: requests reach a calendar at most a few
+// quanta out of time order (cycle_model.cpp), far less than this.
+constexpr std::size_t kKeptBuckets = 8192;
+
+// Spreads consecutive lines (and power-of-two strides) over sets and channels.
+// The hardware's hash is not public (chip-facts 5: "hashed"); this one is ours.
+std::uint64_t fold(std::uint64_t line) { return line ^ (line >> 7) ^ (line >> 13) ^ (line >> 19); }
+
+}  // namespace
+
+// ---- bandwidth ---------------------------------------------------------------
+
+BandwidthCalendar::BandwidthCalendar(double bytes_per_clock, int bucket)
+    : rate_(bytes_per_clock), capacity_(bytes_per_clock * bucket), bucket_(bucket) {}
+
+std::uint64_t BandwidthCalendar::reserve(std::uint64_t cycle, double bytes) {
+  moved_ += bytes;
+  std::uint64_t b = std::max<std::uint64_t>(cycle / static_cast<std::uint64_t>(bucket_), base_);
+  const double earliest = static_cast<double>(cycle) + bytes / rate_;
+  double left = bytes;
+  for (;; ++b) {
+    const std::size_t k = static_cast<std::size_t>(b - base_);
+    if (k >= used_.size()) used_.resize(k + 1, 0.0);
+    const double take = std::min(left, capacity_ - used_[k]);
+    if (take > 0) {
+      used_[k] += take;
+      left -= take;
+    }
+    if (left <= 1e-9) break;
+  }
+  // Done where the last byte moved: the bucket's start plus its filled part.
+  const std::size_t k = static_cast<std::size_t>(b - base_);
+  const double done = static_cast<double>(b * static_cast<std::uint64_t>(bucket_)) + used_[k] / rate_;
+  if (used_.size() > 2 * kKeptBuckets) {
+    const std::size_t drop = used_.size() - kKeptBuckets;
+    used_.erase(used_.begin(), used_.begin() + static_cast<long>(drop));
+    base_ += drop;
+  }
+  return static_cast<std::uint64_t>(std::ceil(std::max(done, earliest)));
+}
+
+// ---- a cache's tags ------------------------------------------------------------
+
+LineCache::LineCache(long long bytes, int line_bytes, int ways)
+    : sets_(static_cast<std::uint64_t>(bytes / (static_cast<long long>(line_bytes) * ways))), ways_(ways),
+      lines_(static_cast<std::size_t>(sets_) * static_cast<std::size_t>(ways)) {}
+
+std::size_t LineCache::set_of(std::uint64_t line) const {
+  return static_cast<std::size_t>(fold(line) % sets_) * static_cast<std::size_t>(ways_);
+}
+
+LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
+  Way* set = &lines_[set_of(line)];
+  ++clock_;
+  Way* victim = &set[0];
+  for (int w = 0; w < ways_; ++w) {
+    if (set[w].line == line) {
+      set[w].last_use = clock_;
+      set[w].dirty = set[w].dirty || dirty;
+      return {true, false, 0};
+    }
+    if (set[w].last_use < victim->last_use) victim = &set[w];
+  }
+  Outcome o;
+  o.evicted_dirty = victim->line != ~0ull && victim->dirty;
+  o.victim = victim->line;
+  victim->line = line;
+  victim->last_use = clock_;
+  victim->dirty = dirty;
+  return o;
+}
+
+void LineCache::invalidate(std::uint64_t line) {
+  Way* set = &lines_[set_of(line)];
+  for (int w = 0; w < ways_; ++w)
+    if (set[w].line == line) set[w] = Way{};
+}
+
+bool LineCache::holds(std::uint64_t line) const {
+  const Way* set = &lines_[set_of(line)];
+  for (int w = 0; w < ways_; ++w)
+    if (set[w].line == line) return true;
+  return false;
+}
+
+// ---- the chip ------------------------------------------------------------------
+
+ChipMemory::ChipMemory(const arch::Arch& a, int xcds)
+    : m_(a.memory), line_bytes_(a.timing.l1_line_bytes), l1_latency_(a.timing.l1_latency),
+      mall_(a.memory.mall_bytes, a.timing.l1_line_bytes, a.memory.mall_ways),
+      xcd_counters_(static_cast<std::size_t>(xcds)) {
+  for (int x = 0; x < xcds; ++x)
+    xcds_.push_back(Xcd{LineCache(m_.l2_bytes, line_bytes_, m_.l2_ways),
+                        std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
+                                                       BandwidthCalendar(m_.l2_read_bytes_per_clock)),
+                        std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
+                                                       BandwidthCalendar(m_.l2_write_bytes_per_clock)),
+                        BandwidthCalendar(m_.fabric_bytes_per_clock)});
+  mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels), BandwidthCalendar(m_.mall_channel_bytes_per_clock));
+  hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) / m_.hbm_stacks));
+}
+
+int ChipMemory::hbm_stack(std::uint64_t line) const {
+  return static_cast<int>((line * static_cast<std::uint64_t>(line_bytes_) / static_cast<std::uint64_t>(m_.hbm_interleave_bytes)) %
+                          static_cast<std::uint64_t>(m_.hbm_stacks));
+}
+
+// An L2 miss: over the XCD's link to the memory-side MALL (its channels sit
+// with the line's HBM stack), and on a MALL miss from that stack.  The MALL
+// keeps what it read from HBM (its allocation policy is not public: an
+// assumption) and never a dirty L2 victim.
+std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_t line) {
+  const int stack = hbm_stack(line);
+  const int per_stack = std::max(1, m_.mall_channels / m_.hbm_stacks);
+  const std::size_t channel = static_cast<std::size_t>(stack * per_stack) + static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(per_stack));
+  std::uint64_t t = xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
+  t = std::max(t, mall_channels_[channel % mall_channels_.size()].reserve(cycle, line_bytes_));
+  ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
+  ++counters_.ea_read_requests, ++c.ea_read_requests;
+  if (mall_.access(line, false).hit) {
+    ++counters_.mall_hits, ++c.mall_hits;
+    return t + static_cast<std::uint64_t>(m_.mall_latency - l1_latency_);
+  }
+  ++counters_.mall_misses, ++c.mall_misses;
+  counters_.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  t = std::max(t, hbm_[static_cast<std::size_t>(stack)].reserve(cycle, line_bytes_));
+  return t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
+}
+
+// A dirty line leaving an L2: to HBM through the link; the MALL's copy, now stale, is dropped.
+void ChipMemory::write_back(int xcd, std::uint64_t cycle, std::uint64_t line) {
+  ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
+  ++counters_.l2_writebacks, ++c.l2_writebacks;
+  ++counters_.ea_write_requests, ++c.ea_write_requests;
+  counters_.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
+  hbm_[static_cast<std::size_t>(hbm_stack(line))].reserve(cycle, line_bytes_);
+  mall_.invalidate(line);
+}
+
+std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t line, int bytes, bool store) {
+  Xcd& x = xcds_[static_cast<std::size_t>(xcd)];
+  ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
+  bytes_beyond_l1_ += static_cast<std::uint64_t>(bytes);
+  ++counters_.l2_requests, ++c.l2_requests;
+  const std::size_t channel = static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(m_.l2_channels));
+  // Write-allocate without a fill: the written bytes make the line dirty (the
+  // L2 keeps byte masks; a partial line is merged when it is written back).
+  const LineCache::Outcome o = x.l2.access(line, store);
+  if (o.hit) ++counters_.l2_hits, ++c.l2_hits;
+  else ++counters_.l2_misses, ++c.l2_misses;
+  if (o.evicted_dirty) write_back(xcd, cycle, o.victim);
+  const int to_l2 = m_.l2_latency - l1_latency_;  // the L2 hit round trip beyond the L1's own latency
+  if (store) {
+    ++counters_.l2_writes, ++c.l2_writes;
+    return x.write[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
+  }
+  ++counters_.l2_reads, ++c.l2_reads;
+  const std::uint64_t delivered = x.read[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
+  return o.hit ? delivered : std::max(delivered, from_memory(xcd, cycle, line));
+}
+
+namespace {
+double busy(const std::vector<BandwidthCalendar>& units) {
+  double b = 0;
+  for (const BandwidthCalendar& u : units) b += u.bytes_moved() / u.bytes_per_clock();
+  return b;
+}
+}  // namespace
+
+double ChipMemory::l2_busy() const {
+  double b = 0;
+  for (const Xcd& x : xcds_) b += busy(x.read) + busy(x.write);
+  return b;
+}
+double ChipMemory::mall_busy() const { return busy(mall_channels_); }
+double ChipMemory::hbm_busy() const { return busy(hbm_); }
+double ChipMemory::fabric_busy() const {
+  double b = 0;
+  for (const Xcd& x : xcds_) b += x.link.bytes_moved() / x.link.bytes_per_clock();
+  return b;
+}
+
+}  // namespace tilelab::timing

@@ -1,0 +1,133 @@
+// The chip below the CUs' L1s: one L2 per XCD (set-associative, LRU,
+// write-back, write-allocate, hashed over its channels), each XCD's link to
+// the IODs, the memory-side Infinity Cache (MALL) and the HBM stacks.  Every
+// figure comes from the arch file's [memory] part.
+//
+// Time: the CUs advance together in quanta (cycle_model.cpp), so requests
+// reach this model roughly, not exactly, in time order.  Every bandwidth is
+// therefore a calendar of fixed-width time buckets, each holding the bytes
+// the unit can move in it: a request takes room from the bucket of its
+// cycle onward and is done where its last byte fits.  The outcome does not
+// depend on the order of requests within a bucket, only on which come first
+// when a bucket overflows.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "sim/arch/arch.hpp"
+#include "sim/timing/vector_memory.hpp"
+
+namespace tilelab::timing {
+
+// A unit that moves `bytes_per_clock`, as a calendar of `bucket`-clock buckets.
+class BandwidthCalendar {
+ public:
+  explicit BandwidthCalendar(double bytes_per_clock, int bucket = 16);
+  // `bytes` asked for at `cycle`: the cycle the last of them has moved
+  // (never before cycle + bytes / bytes_per_clock).
+  std::uint64_t reserve(std::uint64_t cycle, double bytes);
+  double bytes_moved() const { return moved_; }
+  double bytes_per_clock() const { return rate_; }
+
+ private:
+  double rate_, capacity_;  // per clock, per bucket
+  int bucket_;
+  std::uint64_t base_ = 0;  // the first bucket kept
+  std::deque<double> used_;
+  double moved_ = 0;
+};
+
+// A set-associative, LRU, write-back cache of lines (tags only: the values
+// live in the emulator's memory).
+class LineCache {
+ public:
+  LineCache(long long bytes, int line_bytes, int ways);
+  struct Outcome {
+    bool hit = false;
+    bool evicted_dirty = false;
+    std::uint64_t victim = 0;  // the dirty line written back (when evicted_dirty)
+  };
+  // Looks `line` up; on a miss allocates it (LRU victim).  `dirty` marks it written.
+  Outcome access(std::uint64_t line, bool dirty);
+  // Drops `line` if present (its data is stale).
+  void invalidate(std::uint64_t line);
+  bool holds(std::uint64_t line) const;
+
+ private:
+  struct Way {
+    std::uint64_t line = ~0ull, last_use = 0;
+    bool dirty = false;
+  };
+  std::size_t set_of(std::uint64_t line) const;
+  std::uint64_t sets_;
+  int ways_;
+  std::vector<Way> lines_;
+  std::uint64_t clock_ = 0;
+};
+
+// Traffic per level, in AMD's counter terms (TCC = L2, EA = its requests to memory).
+struct ChipCounters {
+  std::uint64_t l2_requests = 0, l2_hits = 0, l2_misses = 0, l2_reads = 0, l2_writes = 0;
+  std::uint64_t l2_writebacks = 0;                  // dirty lines evicted to memory
+  std::uint64_t ea_read_requests = 0, ea_write_requests = 0;  // lines from/to memory (128 B each)
+  std::uint64_t mall_hits = 0, mall_misses = 0;
+  std::uint64_t hbm_bytes = 0;
+};
+
+class ChipMemory {
+ public:
+  // `xcds` L2s (a run on fewer CUs than the chip still has every L2 of the
+  // XCDs it uses); line = timing.l1_line_bytes.
+  ChipMemory(const arch::Arch& a, int xcds);
+  // A line request from a CU of XCD `xcd` leaving its L1 at `cycle`: the cycle
+  // its data is back at the L1 (loads) or the write is acknowledged (stores).
+  std::uint64_t request(int xcd, std::uint64_t cycle, std::uint64_t line, int bytes, bool store);
+  const ChipCounters& counters() const { return counters_; }
+  std::vector<ChipCounters> per_xcd() const { return xcd_counters_; }
+  // Busy clocks of each level, summed over its units (for utilisation).
+  double l2_busy() const;
+  double mall_busy() const;
+  double hbm_busy() const;
+  double fabric_busy() const;
+  std::uint64_t bytes_beyond_l1() const { return bytes_beyond_l1_; }
+
+ private:
+  std::uint64_t from_memory(int xcd, std::uint64_t cycle, std::uint64_t line);
+  void write_back(int xcd, std::uint64_t cycle, std::uint64_t line);
+  int hbm_stack(std::uint64_t line) const;
+
+  const arch::MemorySystem& m_;
+  int line_bytes_, l1_latency_;
+  struct Xcd {
+    LineCache l2;
+    std::vector<BandwidthCalendar> read, write;  // per channel
+    BandwidthCalendar link;
+  };
+  std::vector<Xcd> xcds_;
+  LineCache mall_;
+  std::vector<BandwidthCalendar> mall_channels_, hbm_;
+  ChipCounters counters_;
+  std::vector<ChipCounters> xcd_counters_;
+  std::uint64_t bytes_beyond_l1_ = 0;
+};
+
+// One CU's way into the chip: its XCD's L2.
+class CuPort final : public MemoryBeyondL1 {
+ public:
+  CuPort(ChipMemory& chip, int xcd) : chip_(chip), xcd_(xcd) {}
+  std::uint64_t request(std::uint64_t cycle, std::uint64_t line, int bytes, bool store) override {
+    bytes_ += static_cast<std::uint64_t>(bytes);
+    return chip_.request(xcd_, cycle, line, bytes, store);
+  }
+  std::uint64_t bytes_moved() const override { return bytes_; }
+  double busy_cycles() const override { return 0; }  // the chip's levels report their own busy time
+
+ private:
+  ChipMemory& chip_;
+  int xcd_;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace tilelab::timing
