@@ -164,7 +164,7 @@ class CycleModel::ComputeUnit {
     std::uint64_t since = 0;
     std::array<std::uint32_t, kReasonCount> split{};
     Outstanding vm, lgkm;
-    std::uint64_t last_vm = 0, last_lds = 0;
+    std::uint64_t last_vm = 0, last_lds = 0, mfma_done = 0;
     std::vector<PendingWrite> pending;
     std::unique_ptr<MfmaHazards> hazards;
   };
@@ -384,9 +384,12 @@ void CycleModel::ComputeUnit::release_barrier(Group& g, std::uint64_t c) {
 
 void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   Group& g = groups_[static_cast<std::size_t>(w.group)];
-  // The wave's slot is free once its memory operations are back.
-  w.end = std::max({c + static_cast<std::uint64_t>(t_.issue_period), w.vm.last(), w.lgkm.last()});
-  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::waitcnt_vm)] += w.end - c - static_cast<std::uint64_t>(t_.issue_period);
+  // The wave's slot is free once its memory operations are back and its last
+  // MFMA has left the matrix core (s_endpgm does not cut an MFMA short).
+  const std::uint64_t drained = std::max({c + static_cast<std::uint64_t>(t_.issue_period), w.vm.last(), w.lgkm.last()});
+  w.end = std::max(drained, w.mfma_done);
+  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::waitcnt_vm)] += drained - c - static_cast<std::uint64_t>(t_.issue_period);
+  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::busy_mfma)] += w.end - drained;
   w.live = false;
   w.next_try = kNever;
   Simd& s = simds_[static_cast<std::size_t>(w.simd)];
@@ -454,6 +457,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
       r.mfma_busy += it.mfma_cycles;
       r.mfma_flops += it.flops;
       complete = s.xdl_free;
+      w.mfma_done = s.xdl_free;
       w.hazards->issued(vu, pc, c);
       break;
     case Kind::smem:

@@ -311,6 +311,19 @@ TEST(CycleModel, WorkgroupsGoToXcdsRoundRobin) {
   EXPECT_EQ(per_xcd, r.chip.l2_requests);
 }
 
+// s_endpgm does not cut the last MFMA short: the wave (and the dispatch) ends
+// when the matrix core is done, the arch table's cycles after its issue.
+TEST(CycleModel, TheLastMfmaDrainsBeforeTheWaveEnds) {
+  Timed t("v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]");
+  const timing::TimingResult& r = t.run();
+  const auto mfma = t.events("v_mfma");
+  ASSERT_EQ(mfma.size(), 1u);
+  const arch::MfmaInstruction* m = t.arch.find_mfma("v_mfma_f32_32x32x16_bf16");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(r.waves_spans.at(0).end, mfma[0].issue + static_cast<std::uint64_t>(m->cycles));
+  EXPECT_EQ(r.cycles, mfma[0].issue + static_cast<std::uint64_t>(m->cycles));
+}
+
 // ---- hazards ----
 
 // Reading an MFMA's D with a VALU before the required wait states is a
