@@ -1,5 +1,5 @@
 // Metrics derived from counters by the published formulas
-// (rocprofiler-compute; ../shared/docs/hw-facts.md §3), one formula for
+// (rocprofiler-compute; docs/facts/hw-facts.md §3), one formula for
 // every run — imported from the hardware or simulated — so that both sides
 // of a comparison are computed alike.  A metric is given only when every
 // counter it needs is present (and its denominator is not zero).

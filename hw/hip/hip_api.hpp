@@ -6,7 +6,7 @@
 // (Debian's libamdhip64-dev) and makes the compiler prove every signature is
 // HIP's own; the emulator-backed shim (hip_shim.cpp) defines them.
 //
-// Facts (../shared/docs/hw-facts.md §1): handles are opaque pointers,
+// Facts (docs/facts/hw-facts.md §1): handles are opaque pointers,
 // hipError_t an int enum; the attribute numbers below are stable across HIP
 // 5.x-7.x (new ones are appended).
 #pragma once

@@ -5,6 +5,7 @@
 #include "sim/arch/embedded.hpp"
 
 #include <algorithm>
+#include <iomanip>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -367,9 +368,10 @@ void check_characters(const std::string& text, const std::string& file) {
   }
 }
 
-// A figure { value = N, status = "...", source = "..." } (value a number).
-TimingFigure read_figure(const Reader& r, const toml::node& v, const std::string& key, const std::string& path,
-                         bool zero_ok) {
+// A figure { value = ..., status = "...", source = "..." }: its name, status
+// and source; `value` set to its value node (not read).
+TimingFigure read_figure_meta(const Reader& r, const toml::node& v, const std::string& key, const std::string& path,
+                              const toml::node*& value) {
   if (!v.is_table()) r.fail(&v, path, "must be { value = ..., status = \"...\", source = \"...\" }");
   const toml::table& f = *v.as_table();
   r.only(f, path, {"value", "status", "source"});
@@ -382,14 +384,37 @@ TimingFigure read_figure(const Reader& r, const toml::node& v, const std::string
   else if (status == "inferred") fig.status = Status::kInferred;
   else if (status == "assumed") fig.status = Status::kAssumed;
   else r.fail(f.get("status"), path + ".status", "must be official, measured, inferred or assumed");
-  const toml::node* value = f.get("value");
+  value = f.get("value");
   if (!value) r.fail(&f, path + ".value", "missing");
+  return fig;
+}
+
+// A figure whose value is a number in [0, 1e9] (positive unless zero_ok).
+TimingFigure read_figure(const Reader& r, const toml::node& v, const std::string& key, const std::string& path,
+                         bool zero_ok) {
+  const toml::node* value = nullptr;
+  TimingFigure fig = read_figure_meta(r, v, key, path, value);
   std::optional<double> x = value->value<double>();
   if (!x || !(value->is_integer() || value->is_floating_point())) r.fail(value, path + ".value", "must be a number");
-  if (!(*x >= 0) || *x > 1e12) r.fail(value, path + ".value", "must be between 0 and 1e12");
+  if (!(*x >= 0) || *x > 1e9) r.fail(value, path + ".value", "must be between 0 and 1e9");
   if (*x == 0 && !zero_ok) r.fail(value, path + ".value", "must be positive");
   fig.value = *x;
   return fig;
+}
+
+// The value of figure `key` of a section; the loader's error when it is missing.
+double figure_value(const Reader& r, const toml::table& t, const std::vector<TimingFigure>& figures,
+                    const std::string& section, const char* key) {
+  for (const TimingFigure& f : figures)
+    if (f.name == key) return f.value;
+  r.fail(&t, section + "." + key, "missing (the cycle model needs every " + section + " figure)");
+}
+
+// Figures in the order the file writes them (a table iterates by key).
+void sort_as_written(const toml::table& t, std::vector<TimingFigure>& figures) {
+  std::stable_sort(figures.begin(), figures.end(), [&](const TimingFigure& x, const TimingFigure& y) {
+    return t.get(x.name)->source().begin.line < t.get(y.name)->source().begin.line;
+  });
 }
 
 // [memory]: the chip below the L1s, every key a figure.
@@ -405,11 +430,7 @@ void read_memory(const Reader& r, const toml::table& t, Arch& a) {
       r.fail(&v, path, "unknown memory figure");
     m.figures.push_back(read_figure(r, v, key, path, key == "launch_cycles"));
   }
-  auto get = [&](const char* key) -> double {
-    for (const TimingFigure& f : m.figures)
-      if (f.name == key) return f.value;
-    r.fail(&t, std::string("memory.") + key, "missing (the chip model needs every memory figure)");
-  };
+  auto get = [&](const char* key) { return figure_value(r, t, m.figures, "memory", key); };
   auto i = [&](const char* key) { return static_cast<int>(get(key)); };
   m.l2_bytes = i("l2_bytes");
   m.l2_ways = i("l2_ways");
@@ -427,9 +448,7 @@ void read_memory(const Reader& r, const toml::table& t, Arch& a) {
   m.hbm_interleave_bytes = i("hbm_interleave_bytes");
   m.hbm_latency = i("hbm_latency");
   m.launch_cycles = i("launch_cycles");
-  std::stable_sort(m.figures.begin(), m.figures.end(), [&](const TimingFigure& x, const TimingFigure& y) {
-    return t.get(x.name)->source().begin.line < t.get(y.name)->source().begin.line;
-  });
+  sort_as_written(t, m.figures);
   const int line = a.timing.l1_line_bytes;
   if (m.l2_bytes % (line * m.l2_ways))
     r.fail(t.get("l2_bytes"), "memory.l2_bytes", "must be a multiple of timing.l1_line_bytes x l2_ways");
@@ -454,51 +473,31 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
     const std::string key(k.str()), path = "timing." + key;
     if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return key == x; }))
       r.fail(&v, path, "unknown timing figure");
-    if (!v.is_table()) r.fail(&v, path, "must be { value = ..., status = \"...\", source = \"...\" }");
-    const toml::table& f = *v.as_table();
-    r.only(f, path, {"value", "status", "source"});
-    TimingFigure fig;
-    fig.name = key;
-    fig.source = r.string(f, path, "source");
-    const std::string status = r.string(f, path, "status");
-    if (status == "official") fig.status = Status::kOfficial;
-    else if (status == "measured") fig.status = Status::kMeasured;
-    else if (status == "inferred") fig.status = Status::kInferred;
-    else if (status == "assumed") fig.status = Status::kAssumed;
-    else r.fail(f.get("status"), path + ".status", "must be official, measured, inferred or assumed");
-    const toml::node* value = f.get("value");
-    if (!value) r.fail(&f, path + ".value", "missing");
-    if (key == "mfma_read_wait_states") {
-      const toml::array* arr = value->as_array();
-      if (!arr || arr->empty()) r.fail(value, path + ".value", "an array of [passes, wait states]");
-      for (const toml::node& e : *arr) {
-        const toml::array* pair = e.as_array();
-        if (!pair || pair->size() != 2 || !pair->get(0)->is_integer() || !pair->get(1)->is_integer() ||
-            **pair->get(0)->as_integer() <= 0 || **pair->get(1)->as_integer() < 0)
-          r.fail(&e, path + ".value", "each entry is [passes, wait states], passes ascending");
-        const int p = static_cast<int>(**pair->get(0)->as_integer()), w = static_cast<int>(**pair->get(1)->as_integer());
-        if (!g.mfma_read_wait_states.empty() && p <= g.mfma_read_wait_states.back().first)
-          r.fail(&e, path + ".value", "passes must ascend");
-        g.mfma_read_wait_states.emplace_back(p, w);
-      }
-      fig.value = g.mfma_read_wait_states.back().second;
-    } else {
-      std::optional<double> x = value->value<double>();
-      if (!x || !(value->is_integer() || value->is_floating_point())) r.fail(value, path + ".value", "must be a number");
-      if (!(*x >= 0) || *x > 1e9) r.fail(value, path + ".value", "must be between 0 and 1e9");
+    if (key != "mfma_read_wait_states") {
       const bool zero_ok = key == "mfma_srcc_overlap_extra" || key.find("latency") != std::string::npos ||
                            key.find("_cycles") != std::string::npos || key == "mfma_valu_delay" ||
                            key == "mfma_valu_delay_long";
-      if (*x == 0 && !zero_ok) r.fail(value, path + ".value", "must be positive");
-      fig.value = *x;
+      g.figures.push_back(read_figure(r, v, key, path, zero_ok));
+      continue;
     }
+    const toml::node* value = nullptr;
+    TimingFigure fig = read_figure_meta(r, v, key, path, value);
+    const toml::array* arr = value->as_array();
+    if (!arr || arr->empty()) r.fail(value, path + ".value", "an array of [passes, wait states]");
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_integer() || !pair->get(1)->is_integer() ||
+          **pair->get(0)->as_integer() <= 0 || **pair->get(1)->as_integer() < 0)
+        r.fail(&e, path + ".value", "each entry is [passes, wait states], passes ascending");
+      const int p = static_cast<int>(**pair->get(0)->as_integer()), w = static_cast<int>(**pair->get(1)->as_integer());
+      if (!g.mfma_read_wait_states.empty() && p <= g.mfma_read_wait_states.back().first)
+        r.fail(&e, path + ".value", "passes must ascend");
+      g.mfma_read_wait_states.emplace_back(p, w);
+    }
+    fig.value = g.mfma_read_wait_states.back().second;
     g.figures.push_back(fig);
   }
-  auto get = [&](const char* key) -> double {
-    for (const TimingFigure& f : g.figures)
-      if (f.name == key) return f.value;
-    r.fail(&t, std::string("timing.") + key, "missing (the cycle model needs every timing figure)");
-  };
+  auto get = [&](const char* key) { return figure_value(r, t, g.figures, "timing", key); };
   auto i = [&](const char* key) { return static_cast<int>(get(key)); };
   g.clock_mhz = get("clock_mhz");
   g.issue_period = i("issue_period");
@@ -526,9 +525,7 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   g.expcnt_max = i("expcnt_max");
   get("mfma_read_wait_states");
   g.mfma_srcc_overlap_extra = i("mfma_srcc_overlap_extra");
-  std::stable_sort(g.figures.begin(), g.figures.end(), [&](const TimingFigure& x, const TimingFigure& y) {
-    return t.get(x.name)->source().begin.line < t.get(y.name)->source().begin.line;
-  });
+  sort_as_written(t, g.figures);
   if (g.issue_period != a.simds_per_cu)
     r.fail(t.get("issue_period"), "timing.issue_period", "must equal chip.simds_per_cu (one SIMD visited per clock)");
   if (g.l1_line_bytes & (g.l1_line_bytes - 1)) r.fail(t.get("l1_line_bytes"), "timing.l1_line_bytes", "must be a power of two");
@@ -720,7 +717,7 @@ std::string describe(const Arch& a) {
   if (a.has_memory) {
     o << "Memory figures (the cycle model's chip: L2, fabric, MALL, HBM):\n";
     for (const TimingFigure& f : a.memory.figures)
-      o << "  " << f.name << " = " << f.value << "   " << to_string(f.status)
+      o << "  " << f.name << " = " << std::setprecision(12) << f.value << std::setprecision(6) << "   " << to_string(f.status)
         << (f.status == Status::kAssumed ? " (NOT KNOWN: assumption)" : "") << "  (" << f.source << ")\n";
   }
   if (!a.mfma.empty()) o << "MFMA instructions (per wave):\n";

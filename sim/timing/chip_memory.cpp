@@ -125,13 +125,13 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
   std::uint64_t t = xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
   t = std::max(t, mall_channels_[channel % mall_channels_.size()].reserve(cycle, line_bytes_));
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
-  ++counters_.ea_read_requests, ++c.ea_read_requests;
+  ++c.ea_read_requests;
   if (mall_.access(line, false).hit) {
-    ++counters_.mall_hits, ++c.mall_hits;
+    ++c.mall_hits;
     return t + static_cast<std::uint64_t>(m_.mall_latency - l1_latency_);
   }
-  ++counters_.mall_misses, ++c.mall_misses;
-  counters_.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  ++c.mall_misses;
+  c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   t = std::max(t, hbm_[static_cast<std::size_t>(stack)].reserve(cycle, line_bytes_));
   return t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
 }
@@ -139,9 +139,9 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
 // A dirty line leaving an L2: to HBM through the link; the MALL's copy, now stale, is dropped.
 void ChipMemory::write_back(int xcd, std::uint64_t cycle, std::uint64_t line) {
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
-  ++counters_.l2_writebacks, ++c.l2_writebacks;
-  ++counters_.ea_write_requests, ++c.ea_write_requests;
-  counters_.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  ++c.l2_writebacks;
+  ++c.ea_write_requests;
+  c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
   hbm_[static_cast<std::size_t>(hbm_stack(line))].reserve(cycle, line_bytes_);
   mall_.invalidate(line);
@@ -151,22 +151,32 @@ std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t li
   Xcd& x = xcds_[static_cast<std::size_t>(xcd)];
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
   bytes_beyond_l1_ += static_cast<std::uint64_t>(bytes);
-  ++counters_.l2_requests, ++c.l2_requests;
+  ++c.l2_requests;
   const std::size_t channel = static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(m_.l2_channels));
   // Write-allocate without a fill: the written bytes make the line dirty (the
   // L2 keeps byte masks; a partial line is merged when it is written back).
   const LineCache::Outcome o = x.l2.access(line, store);
-  if (o.hit) ++counters_.l2_hits, ++c.l2_hits;
-  else ++counters_.l2_misses, ++c.l2_misses;
+  ++(o.hit ? c.l2_hits : c.l2_misses);
   if (o.evicted_dirty) write_back(xcd, cycle, o.victim);
   const int to_l2 = m_.l2_latency - l1_latency_;  // the L2 hit round trip beyond the L1's own latency
   if (store) {
-    ++counters_.l2_writes, ++c.l2_writes;
+    ++c.l2_writes;
     return x.write[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
   }
-  ++counters_.l2_reads, ++c.l2_reads;
+  ++c.l2_reads;
   const std::uint64_t delivered = x.read[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
   return o.hit ? delivered : std::max(delivered, from_memory(xcd, cycle, line));
+}
+
+ChipCounters ChipMemory::counters() const {
+  ChipCounters sum;
+  for (const ChipCounters& c : xcd_counters_) {
+    sum.l2_requests += c.l2_requests, sum.l2_hits += c.l2_hits, sum.l2_misses += c.l2_misses;
+    sum.l2_reads += c.l2_reads, sum.l2_writes += c.l2_writes, sum.l2_writebacks += c.l2_writebacks;
+    sum.ea_read_requests += c.ea_read_requests, sum.ea_write_requests += c.ea_write_requests;
+    sum.mall_hits += c.mall_hits, sum.mall_misses += c.mall_misses, sum.hbm_bytes += c.hbm_bytes;
+  }
+  return sum;
 }
 
 namespace {

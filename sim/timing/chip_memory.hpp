@@ -84,8 +84,8 @@ class ChipMemory {
   // A line request from a CU of XCD `xcd` leaving its L1 at `cycle`: the cycle
   // its data is back at the L1 (loads) or the write is acknowledged (stores).
   std::uint64_t request(int xcd, std::uint64_t cycle, std::uint64_t line, int bytes, bool store);
-  const ChipCounters& counters() const { return counters_; }
-  std::vector<ChipCounters> per_xcd() const { return xcd_counters_; }
+  ChipCounters counters() const;  // summed over the XCDs
+  const std::vector<ChipCounters>& per_xcd() const { return xcd_counters_; }
   // Busy clocks of each level, summed over its units (for utilisation).
   double l2_busy() const;
   double mall_busy() const;
@@ -108,8 +108,7 @@ class ChipMemory {
   std::vector<Xcd> xcds_;
   LineCache mall_;
   std::vector<BandwidthCalendar> mall_channels_, hbm_;
-  ChipCounters counters_;
-  std::vector<ChipCounters> xcd_counters_;
+  std::vector<ChipCounters> xcd_counters_;  // each XCD's traffic (the MALL's and HBM's by the XCD asking)
   std::uint64_t bytes_beyond_l1_ = 0;
 };
 

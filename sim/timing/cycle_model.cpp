@@ -736,7 +736,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   std::sort(r.waves_spans.begin(), r.waves_spans.end(),
             [](const WaveSpan& a, const WaveSpan& b) { return a.wave < b.wave; });
   if (chip) {
-    const ChipCounters& c = chip_memory->counters();
+    const ChipCounters c = chip_memory->counters();
     r.chip = c;
     r.chip_per_xcd = chip_memory->per_xcd();
     r.l2_busy = chip_memory->l2_busy();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""AMD's gfx950 GEMMs with published MI355X times (../shared/data/published/,
+"""AMD's gfx950 GEMMs with published MI355X times (tools/reference/published/,
 the whole-chip model's development set) timed by tilelab's cycle model at the
 published shapes.  Writes a launch file per instance from the neutral launch
 description (*.launch.json: every kernarg field, the buffers, the grid), runs
@@ -27,10 +27,10 @@ while args and args[0].startswith("--"):
     else:
         sys.exit("usage: run_published.py [--only ID,ID] [--max-workgroups N] [PUBLISHED_DIR [BUILD_DIR]]")
 root = pathlib.Path(__file__).resolve().parents[2]
-published = pathlib.Path(args[0]) if args else root.parent / "shared" / "data" / "published"
+published = pathlib.Path(args[0]) if args else root / "tools" / "reference" / "published"
 build = pathlib.Path(args[1]) if len(args) > 1 else root / "build"
 if not published.is_dir():
-    sys.exit(f"error: {published}: no such folder (the published kernels: ../shared/data/published)")
+    sys.exit(f"error: {published}: no such folder (the published kernels: tools/reference/published)")
 
 
 def launch_toml(desc, inst):

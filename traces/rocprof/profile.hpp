@@ -1,5 +1,5 @@
 // What rocprofv3 measured, read from the files it writes (formats:
-// ../shared/docs/hw-facts.md §2): the kernel trace and the counter
+// docs/facts/hw-facts.md §2): the kernel trace and the counter
 // collection as CSV, or the rocpd SQLite database (schema version 3), into
 // one list of dispatches; and those dispatches as runs of the trace store.
 //

@@ -1,5 +1,5 @@
 // rocprofv3's decoded thread trace (--att, decoded by rocprof-trace-decoder;
-// layout in ../shared/docs/hw-facts.md §2): a folder
+// layout in docs/facts/hw-facts.md §2): a folder
 // ui_output_agent_<A>_dispatch_<D>/ with filenames.json (the wave files),
 // code.json (the kernel's instructions with per-pc hit count, latency, stall
 // and idle) and one se<S>_sm<SIMD>_sl<SLOT>_wv<N>.json per wave (its
