@@ -65,6 +65,12 @@ int chip_xcds(const Arch& a) {
   return static_cast<int>(x);
 }
 
+double peak_clock_mhz(const Arch& a) {
+  const double mhz = chip_figure(a, "chip.peak_clock_mhz");
+  if (mhz <= 0) throw ArchError(a.file + ": chip.peak_clock_mhz is needed");
+  return mhz;
+}
+
 double hbm_bytes_per_clock(const Arch& a) {
   const double hbm = chip_figure(a, "chip.hbm_tb_per_s"), peak_mhz = chip_figure(a, "chip.peak_clock_mhz");
   if (hbm <= 0 || peak_mhz <= 0)
@@ -463,7 +469,8 @@ void read_memory(const Reader& r, const toml::table& t, Arch& a) {
 // [timing]: every key an inline table { value = N, status = "...", source = "..." }.
 void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   static const char* const kKeys[] = {
-      "clock_mhz", "issue_period", "valu_cycles", "trans_latency", "mfma_valu_delay", "mfma_valu_delay_long",
+      "clock_mhz", "issue_period", "valu_cycles", "valu_latency", "trans_cycles", "trans_latency",
+      "mfma_valu_bytes_per_slot", "mfma_pk_valu_extra_slots", "smfmac_valu_slot",
       "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "lds_port_bytes_per_clock",
       "lds_latency", "lds_queue_depth", "vmem_issue_cycles", "l1_bytes", "l1_line_bytes", "l1_ways",
       "l1_bytes_per_clock", "l1_latency", "memory_latency", "vmem_inflight_bytes",
@@ -475,8 +482,7 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
       r.fail(&v, path, "unknown timing figure");
     if (key != "mfma_read_wait_states") {
       const bool zero_ok = key == "mfma_srcc_overlap_extra" || key.find("latency") != std::string::npos ||
-                           key.find("_cycles") != std::string::npos || key == "mfma_valu_delay" ||
-                           key == "mfma_valu_delay_long";
+                           key.find("_cycles") != std::string::npos || key == "mfma_pk_valu_extra_slots";
       g.figures.push_back(read_figure(r, v, key, path, zero_ok));
       continue;
     }
@@ -502,9 +508,12 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   g.clock_mhz = get("clock_mhz");
   g.issue_period = i("issue_period");
   g.valu_cycles = i("valu_cycles");
+  g.valu_latency = i("valu_latency");
+  g.trans_cycles = i("trans_cycles");
   g.trans_latency = i("trans_latency");
-  g.mfma_valu_delay = i("mfma_valu_delay");
-  g.mfma_valu_delay_long = i("mfma_valu_delay_long");
+  g.mfma_valu_bytes_per_slot = i("mfma_valu_bytes_per_slot");
+  g.mfma_pk_valu_extra_slots = i("mfma_pk_valu_extra_slots");
+  g.smfmac_valu_slot = i("smfmac_valu_slot");
   g.smem_latency = i("smem_latency");
   g.branch_taken_cycles = i("branch_taken_cycles");
   g.barrier_cycles = i("barrier_cycles");

@@ -75,9 +75,16 @@ struct Timing {
   double clock_mhz = 0;
   int issue_period = 0;             // clocks between two visits of one SIMD by the sequencer
   int valu_cycles = 0;              // a wave64 VALU op on a 16-lane SIMD
+  int valu_latency = 0;             // a VALU result to a dependent VALU of the same wave
+  int trans_cycles = 0;             // a wave64 transcendental holds the SIMD's VALU this long
   int trans_latency = 0;            // transcendental result to a dependent instruction
-  int mfma_valu_delay = 0;          // VALU of another wave may issue this long after an MFMA
-  int mfma_valu_delay_long = 0;     // ... after an MFMA of 8 passes or more
+  // MFMA/VALU co-issue on the SIMD (cu-facts 1): after an XDL MFMA a VALU op
+  // may issue from slot 1 + (widest SrcA/B bytes per lane) / this; packed
+  // FP32 and dot ops from slot passes + mfma_pk_valu_extra_slots (+1 when the
+  // sources are 16 B or wider); after an SMFMAC everything from smfmac_valu_slot.
+  int mfma_valu_bytes_per_slot = 0;
+  int mfma_pk_valu_extra_slots = 0;
+  int smfmac_valu_slot = 0;
   int smem_latency = 0;
   int branch_taken_cycles = 0;
   int barrier_cycles = 0;           // last arrival to the first wave issuing again
@@ -150,6 +157,9 @@ struct Arch {
 // The chip's CUs (chip.xcds x chip.cus_per_xcd); ArchError when not described.
 int chip_cus(const Arch& a);
 int chip_xcds(const Arch& a);
+// chip.peak_clock_mhz: the clock latencies measured under light load are
+// counted at (the cycle model runs at timing.clock_mhz, the sustained clock).
+double peak_clock_mhz(const Arch& a);
 // HBM bandwidth in bytes per clock of the cycle model's clock (chip.hbm_tb_per_s).
 double hbm_bytes_per_clock(const Arch& a);
 

@@ -137,7 +137,9 @@ class CycleModel::ComputeUnit {
 
  private:
   struct Simd {
-    std::uint64_t valu_free = 0, xdl_free = 0;
+    // valu_free: the next cycle the VALU takes a plain op (MFMA included);
+    // pk_valu_free: a packed-FP32 or dot op, held longer under an MFMA.
+    std::uint64_t valu_free = 0, pk_valu_free = 0, xdl_free = 0;
     std::vector<int> waves;  // resident, in issue priority order
     bool order_dirty = false;
     int resident = 0;
@@ -306,9 +308,11 @@ std::pair<Reason, std::uint64_t> CycleModel::ComputeUnit::blocked(Wave& w, const
         if (r.overlaps(p.regs)) return {Reason::dependency, p.ready};
   switch (it.kind) {
     case Kind::valu:
-    case Kind::trans:
-      if (s.valu_free > c) return {Reason::busy_valu, s.valu_free};
+    case Kind::trans: {
+      const std::uint64_t free = it.pk_f32 ? std::max(s.valu_free, s.pk_valu_free) : s.valu_free;
+      if (free > c) return {Reason::busy_valu, free};
       break;
+    }
     case Kind::mfma:
       if (s.xdl_free > c) return {Reason::busy_mfma, s.xdl_free};
       if (s.valu_free > c) return {Reason::busy_valu, s.valu_free};
@@ -441,19 +445,27 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   TimingResult& r = m_.result_;
   switch (it.kind) {
     case Kind::valu:
-      s.valu_free = c + static_cast<std::uint64_t>(t_.valu_cycles);
-      r.valu_busy += t_.valu_cycles;
+    case Kind::trans: {
+      // A transcendental holds the VALU for trans_cycles (a reduced rate);
+      // a result reaches a dependent op of the wave valu_latency (trans_latency) later.
+      const bool trans = it.kind == Kind::trans;
+      const int held = trans ? t_.trans_cycles : t_.valu_cycles;
+      s.valu_free = c + static_cast<std::uint64_t>(held);
+      s.pk_valu_free = std::max(s.pk_valu_free, s.valu_free);
+      r.valu_busy += held;
+      complete = c + static_cast<std::uint64_t>(trans ? t_.trans_latency : std::max(t_.valu_latency, held));
+      if (complete > c + period) {
+        std::erase_if(w.pending, [&](const PendingWrite& p) { return p.ready <= c; });
+        for (const VRegs& d : vu.writes) w.pending.push_back({d, complete});
+      }
       break;
-    case Kind::trans:
-      s.valu_free = c + static_cast<std::uint64_t>(t_.valu_cycles);
-      r.valu_busy += t_.valu_cycles;
-      complete = c + static_cast<std::uint64_t>(t_.trans_latency);
-      std::erase_if(w.pending, [&](const PendingWrite& p) { return p.ready <= c; });
-      for (const VRegs& d : vu.writes) w.pending.push_back({d, complete});
-      break;
+    }
     case Kind::mfma:
+      // The MFMA takes the VALU's issue slot; the VALU takes other ops from
+      // the slots the co-issue rules give (instruction_timing.cpp).
       s.xdl_free = c + static_cast<std::uint64_t>(it.mfma_cycles);
-      s.valu_free = c + static_cast<std::uint64_t>(it.passes >= 8 ? t_.mfma_valu_delay_long : t_.mfma_valu_delay);
+      s.valu_free = c + static_cast<std::uint64_t>(it.valu_slot) * period;
+      s.pk_valu_free = c + static_cast<std::uint64_t>(it.pk_valu_slot) * period;
       r.mfma_busy += it.mfma_cycles;
       r.mfma_flops += it.flops;
       complete = s.xdl_free;
@@ -659,6 +671,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   TimingResult& r = result_;
   r.arch = arch_.name;
   r.clock_mhz = arch_.timing.clock_mhz;
+  for (const arch::TimingFigure& f : arch_.timing.figures)
+    if (f.name == "clock_mhz") r.clock_status = arch::to_string(f.status);
   r.cus = cus;
   r.xcds = chip ? xcds : 0;
   r.simds_per_cu = arch_.simds_per_cu;
@@ -676,6 +690,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // The launch: every CU takes a workgroup in turn while any has room, so
   // that an XCD's first workgroups spread over its CUs.
   const std::uint64_t launch_at = chip ? static_cast<std::uint64_t>(arch_.memory.launch_cycles) : 0;
+  r.launch_cycles = launch_at;
   for (bool placed = true; placed;) {
     placed = false;
     for (auto& u : units) {

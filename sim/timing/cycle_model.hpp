@@ -91,7 +91,9 @@ struct Counter {
 
 struct TimingResult {
   std::string arch;
-  double clock_mhz = 0;
+  double clock_mhz = 0;                     // timing.clock_mhz: the clock under load the model runs at
+  std::string clock_status;                 // its status in the arch file (measured, inferred, assumed ...)
+  std::uint64_t launch_cycles = 0;          // memory.launch_cycles before the first wave (0 without a chip)
   int cus = 0, cus_used = 0, simds_per_cu = 0;
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;

@@ -1,5 +1,8 @@
 #include "sim/timing/instruction_timing.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 namespace tilelab::timing {
 
 WaitcntFields decode_waitcnt(std::uint32_t s) {
@@ -38,6 +41,32 @@ VectorUse vector_use(const isa::Instruction& in, bool mfma, int passes) {
     }
   }
   return u;
+}
+
+// When the SIMD's VALU may take another op after an MFMA (VIC, CXF in
+// docs/facts/cu-facts.md).  An XDL op lets plain VALU issue from slot
+// 1 + widest SrcA/B bytes per lane / mfma_valu_bytes_per_slot, packed FP32 and
+// dot from passes + mfma_pk_valu_extra_slots (+1 for 16 B sources); an SMFMAC
+// from smfmac_valu_slot; SGEMM/DGEMM (FP32/FP64 sources) hold both until
+// passes + mfma_pk_valu_extra_slots.
+void mfma_co_issue(InstructionTiming& t, std::string_view base, const arch::Timing& g) {
+  int widest = 0;
+  for (std::size_t k = 0; k < t.vregs.reads.size() && k < 2; ++k) widest = std::max(widest, 4 * t.vregs.reads[k].count);
+  const bool full_precision = base.ends_with("_f32") || base.ends_with("_f64") || base.ends_with("xf32");
+  if (full_precision) {
+    t.valu_slot = t.pk_valu_slot = t.passes + g.mfma_pk_valu_extra_slots;
+  } else if (base.starts_with("v_smfmac")) {
+    t.valu_slot = g.smfmac_valu_slot;  // packed FP32 after an SMFMAC is not published: the XDL rule
+    t.pk_valu_slot = t.passes + g.mfma_pk_valu_extra_slots + (widest >= 16 ? 1 : 0);
+  } else {
+    t.valu_slot = 1 + widest / g.mfma_valu_bytes_per_slot;
+    t.pk_valu_slot = t.passes + g.mfma_pk_valu_extra_slots + (widest >= 16 ? 1 : 0);
+  }
+}
+
+bool packed_fp32(std::string_view m) {
+  return m.starts_with("v_pk_fma_f32") || m.starts_with("v_pk_mul_f32") || m.starts_with("v_pk_add_f32") ||
+         m.starts_with("v_pk_mov_b32") || m.starts_with("v_dot");
 }
 
 // The f8f6f4 forms run at the FP8 rate when A or B is FP8 (cbsz/blgp <= 1).
@@ -105,6 +134,8 @@ std::vector<InstructionTiming> instruction_timing(const emu::Emulator& e, const 
         break;
     }
     t.vregs = vector_use(in, t.kind == Kind::mfma, t.passes);
+    if (t.kind == Kind::mfma) mfma_co_issue(t, op.t.base, a.timing);
+    if (t.kind == Kind::valu) t.pk_f32 = packed_fp32(m);
   }
   return out;
 }

@@ -26,6 +26,10 @@ struct InstructionTiming {
   isa::InstClass cls = isa::InstClass::OTHER;
   std::string why_untimed;       // not empty: the model cannot time it (said when executed)
   int mfma_cycles = 0, passes = 0;
+  // MFMA: the issue slots after it (slot 0 its own) from which the SIMD's
+  // VALU may issue a plain VALU op, and a packed-FP32 or dot op (cu-facts 1).
+  int valu_slot = 0, pk_valu_slot = 0;
+  bool pk_f32 = false;           // VALU: v_pk_{fma,mul,add}_f32, v_pk_mov_b32, v_dot*
   double flops = 0;              // MFMA: 2 m n k
   int vmcnt = -1, lgkmcnt = -1, expcnt = -1;  // s_waitcnt thresholds (-1: not waited on)
   int count = 0;                 // s_nop N, s_sleep N: N

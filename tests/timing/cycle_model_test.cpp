@@ -274,7 +274,7 @@ std::string replace_line(std::string text, const std::string& key, const std::st
 // that the CUs share the HBM calendars, not a published figure.
 TEST(CycleModel, StreamCopyRunsAtTheHbmBandwidth) {
   const arch::Arch a = arch::parse_arch(
-      replace_line(replace_line(arch_text("gfx950"), "hbm_tb_per_s", "hbm_tb_per_s = 0.012  # 5 B/clock at 2.4 GHz"),
+      replace_line(replace_line(arch_text("gfx950"), "hbm_tb_per_s", "hbm_tb_per_s = 0.00795  # 5 B/clock at the 1590 MHz model clock"),
                    "hbm_interleave_bytes",
                    "hbm_interleave_bytes = { value = 128, status = \"assumed\", source = \"test: every line to the next stack\" }"),
       "test.toml");
@@ -323,6 +323,74 @@ TEST(CycleModel, TheLastMfmaDrainsBeforeTheWaveEnds) {
   EXPECT_EQ(r.cycles, mfma[0].issue + static_cast<std::uint64_t>(m->cycles));
 }
 
+// ---- MFMA / VALU co-issue (cu-facts 1: VIC, CXF, CXH) ----
+
+struct CoIssueCase {
+  const char* mcpu;
+  const char* mfma;
+  const char* valu;
+  int clocks;  // MFMA issue to VALU issue, worked out from the cited slot rules
+};
+
+// An independent VALU op after an MFMA issues at the slot the LLVM co-issue
+// rules give: plain VALU from slot 1 + widest SrcA/B bytes per lane / 16
+// (never slot 0), packed FP32 from passes + 2 (+1 for 16 B sources), and after
+// an SGEMM/DGEMM MFMA nothing before passes + 2 (not run here: the emulator
+// has no FP32/FP64 MFMA).
+TEST(CycleModel, ValuIssuesInTheSlotTheCoIssueRulesGive) {
+  const CoIssueCase cases[] = {
+      // bf16 16x16x32: A is 16 B per lane -> slot 2
+      {"gfx950", "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", "v_add_f32_e32 v40, v41, v42", 8},
+      // bf16 32x32x16, 8 passes, 16 B: still slot 2 (the start depends on bytes, not passes)
+      {"gfx950", "v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", "v_add_f32_e32 v40, v41, v42", 8},
+      // bf16 16x16x16: 8 B -> slot 1
+      {"gfx950", "v_mfma_f32_16x16x16_bf16 v[0:3], v[4:5], v[6:7], v[0:3]", "v_add_f32_e32 v40, v41, v42", 4},
+      // f8f6f4 with FP8 A (32 B) -> slot 3
+      {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21",
+       "v_add_f32_e32 v40, v41, v42", 12},
+      // packed FP32 after bf16 16x16x32 (4 passes, 16 B): slot 4 + 2 + 1 = 7
+      {"gfx950", "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", "v_pk_fma_f32 v[40:41], v[42:43], v[44:45], v[46:47]", 28},
+      // ... after bf16 32x32x16 (8 passes): slot 11
+      {"gfx950", "v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]", "v_pk_mul_f32 v[40:41], v[42:43], v[44:45]", 44},
+      // gfx942 bf16 16x16x16: 8 B -> slot 1 (the calculator's coexec_delay 4 agrees)
+      {"gfx942", "v_mfma_f32_16x16x16_bf16 v[0:3], v[4:5], v[6:7], v[0:3]", "v_add_f32_e32 v40, v41, v42", 4},
+  };
+  for (const CoIssueCase& c : cases) {
+    SCOPED_TRACE(std::string(c.mcpu) + " " + c.mfma + " / " + c.valu);
+    Timed t(std::string(c.mfma) + "\n" + c.valu, c.mcpu);
+    const timing::TimingResult& r = t.run();
+    const auto mfma = t.events("v_mfma");
+    const std::string valu_name = std::string(c.valu).substr(0, std::string(c.valu).find(' '));
+    const auto valu = t.events(valu_name);
+    ASSERT_EQ(mfma.size(), 1u);
+    ASSERT_EQ(valu.size(), 1u);
+    EXPECT_EQ(valu[0].issue - mfma[0].issue, static_cast<std::uint64_t>(c.clocks));
+    // slot 1 is the wave's next visit anyway: it waits for nothing
+    EXPECT_EQ(valu[0].reason, c.clocks > 4 ? timing::Reason::busy_valu : timing::Reason::none);
+    EXPECT_EQ(r.hazard_count, 0u);
+  }
+}
+
+// A transcendental holds the VALU for trans_cycles; a dependent VALU op waits
+// valu_latency for a plain VALU result (MLT: ~8 clocks on gfx950).
+TEST(CycleModel, TranscendentalRateAndDependentValuLatency) {
+  {
+    Timed t("v_exp_f32_e32 v1, v2\nv_add_f32_e32 v3, v4, v5");
+    t.run();
+    EXPECT_EQ(t.events("v_add")[0].issue - t.events("v_exp")[0].issue, static_cast<std::uint64_t>(t.arch.timing.trans_cycles));
+    EXPECT_EQ(t.arch.timing.trans_cycles, 8);
+  }
+  {
+    Timed t("v_add_f32_e32 v1, v2, v3\nv_add_f32_e32 v4, v1, v5\nv_add_f32_e32 v6, v7, v8");
+    t.run();
+    const auto adds = t.events("v_add");
+    ASSERT_EQ(adds.size(), 3u);
+    EXPECT_EQ(adds[1].issue - adds[0].issue, 8u);  // reads v1: the dependent latency
+    EXPECT_EQ(adds[1].reason, timing::Reason::dependency);
+    EXPECT_EQ(adds[2].issue - adds[1].issue, 4u);  // independent: the next visit
+  }
+}
+
 // ---- hazards ----
 
 // Reading an MFMA's D with a VALU before the required wait states is a
@@ -334,7 +402,7 @@ TEST(CycleModel, EarlyReadOfAnMfmaResultIsAHazard) {
     const timing::TimingResult& r = t.run();
     ASSERT_EQ(r.hazard_count, 1u);
     EXPECT_EQ(r.hazards[0].required, 8);  // arch-facts: gfx950, 4-pass MFMA -> 8
-    EXPECT_EQ(r.hazards[0].got, 0);
+    EXPECT_EQ(r.hazards[0].got, 1);       // the co-issue rule holds the VALU to slot 2: one slot passed
     EXPECT_EQ(r.hazards[0].pc, t.program.instructions[1].pc);
     EXPECT_EQ(r.hazards[0].producer_pc, t.program.instructions[0].pc);
   }

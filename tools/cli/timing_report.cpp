@@ -73,7 +73,9 @@ void print_timing_text(const TimedRun& t) {
               static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.wave_instructions));
   std::printf("%s", pass_note(t.kernel, t.before).c_str());
   const double s = r.seconds();
-  std::printf("  %llu cycles = %.3f us at %.0f MHz", static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz);
+  std::printf("  %llu cycles = %.3f us at %.0f MHz (the clock under load, %s; launch %llu cycles)",
+              static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz, r.clock_status.c_str(),
+              static_cast<unsigned long long>(r.launch_cycles));
   if (work_flops(t) > 0 && s > 0) std::printf("; %.1f TFLOP/s (MFMA)", work_flops(t) / s / 1e12);
   if (r.global_bytes && s > 0) std::printf("; %.1f GB/s beyond the L1s", static_cast<double>(r.global_bytes) / s / 1e9);
   if (r.xcds > 0) {
@@ -168,6 +170,8 @@ std::string timing_json(const TimedRun& t) {
             {"cycles", r.cycles},
             {"seconds", s},
             {"clock_mhz", r.clock_mhz},
+            {"clock_status", r.clock_status},
+            {"launch_cycles", r.launch_cycles},
             {"tflops", s > 0 ? work_flops(t) / s / 1e12 : 0},
             {"global_bytes", r.global_bytes},
             {"cus", r.cus},
