@@ -94,9 +94,11 @@ bool LineCache::holds(std::uint64_t line) const {
 
 // ---- the chip ------------------------------------------------------------------
 
-ChipMemory::ChipMemory(const arch::Arch& a, int xcds)
+ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
     : m_(a.memory), line_bytes_(a.timing.l1_line_bytes), l1_latency_(a.timing.l1_latency),
-      mall_(a.memory.mall_bytes, a.timing.l1_line_bytes, a.memory.mall_ways),
+      mall_(std::max<long long>(static_cast<long long>(static_cast<double>(a.memory.mall_bytes) * share),
+                                static_cast<long long>(a.timing.l1_line_bytes) * a.memory.mall_ways),
+            a.timing.l1_line_bytes, a.memory.mall_ways),
       xcd_counters_(static_cast<std::size_t>(xcds)) {
   for (int x = 0; x < xcds; ++x)
     xcds_.push_back(Xcd{LineCache(m_.l2_bytes, line_bytes_, m_.l2_ways),
@@ -105,8 +107,9 @@ ChipMemory::ChipMemory(const arch::Arch& a, int xcds)
                         std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
                                                        BandwidthCalendar(m_.l2_write_bytes_per_clock)),
                         BandwidthCalendar(m_.fabric_bytes_per_clock)});
-  mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels), BandwidthCalendar(m_.mall_channel_bytes_per_clock));
-  hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) / m_.hbm_stacks));
+  mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels),
+                        BandwidthCalendar(m_.mall_channel_bytes_per_clock * share));
+  hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) * share / m_.hbm_stacks));
 }
 
 int ChipMemory::hbm_stack(std::uint64_t line) const {

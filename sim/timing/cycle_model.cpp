@@ -1,6 +1,7 @@
 #include "sim/timing/cycle_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -426,7 +427,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   note(w, Reason::none, c);
   const std::uint64_t pc = e_.program().instructions[index].pc;
   const VectorUse& vu = it.vregs;
-  if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc) {
+  if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc || vu.writes_exec) {
     const std::size_t before = m_.hazards_.size();
     w.hazards->check(vu, pc, c, w.id, m_.hazards_);
     m_.hazard_count_ += m_.hazards_.size() - before;
@@ -453,6 +454,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
       s.valu_free = c + static_cast<std::uint64_t>(held);
       s.pk_valu_free = std::max(s.pk_valu_free, s.valu_free);
       r.valu_busy += held;
+      w.hazards->issued(vu, pc, c);  // a VGPR or EXEC write a later MFMA must wait for
       complete = c + static_cast<std::uint64_t>(trans ? t_.trans_latency : std::max(t_.valu_latency, held));
       if (complete > c + period) {
         std::erase_if(w.pending, [&](const PendingWrite& p) { return p.ready <= c; });
@@ -603,6 +605,38 @@ bool CycleModel::ComputeUnit::advance(std::uint64_t limit) {
   return false;
 }
 
+// ---- sampling --------------------------------------------------------------
+
+namespace {
+
+// A sampled run's totals for the whole chip: the simulated XCD's counts times
+// workgroups of the grid / workgroups simulated.  Cycles, busy sums and the
+// per-pc statistics stay the simulated part's (utilisations are fractions of
+// what ran).
+void scale_to_the_chip(TimingResult& r, std::uint64_t grid_workgroups) {
+  r.sampled_xcds = 1;
+  r.simulated_workgroups = r.workgroups;
+  const double f = static_cast<double>(grid_workgroups) / static_cast<double>(std::max<std::uint64_t>(1, r.workgroups));
+  r.sample_scale = f;
+  auto scaled = [f](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * f)); };
+  r.workgroups = grid_workgroups;
+  r.waves = scaled(r.waves);
+  r.wave_instructions = scaled(r.wave_instructions);
+  r.mfma_flops *= f;
+  r.global_bytes = scaled(r.global_bytes);
+  r.hbm_bytes = scaled(r.hbm_bytes);
+  r.l1_hits = scaled(r.l1_hits);
+  r.l1_misses = scaled(r.l1_misses);
+  ChipCounters& c = r.chip;
+  for (std::uint64_t* v : {&c.l2_requests, &c.l2_hits, &c.l2_misses, &c.l2_reads, &c.l2_writes, &c.l2_writebacks,
+                           &c.ea_read_requests, &c.ea_write_requests, &c.mall_hits, &c.mall_misses, &c.hbm_bytes})
+    *v = scaled(*v);
+  for (Counter& k : r.counters)
+    if (k.name != "GRBM_GUI_ACTIVE") k.value *= f;
+}
+
+}  // namespace
+
 // ---- the model -------------------------------------------------------------
 
 CycleModel::CycleModel(const arch::Arch& a, Options o) : arch_(a), options_(std::move(o)) {
@@ -666,7 +700,12 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   for (std::uint32_t z = 0; z < launch.grid[2]; ++z)
     for (std::uint32_t y = 0; y < launch.grid[1]; ++y)
       for (std::uint32_t x = 0; x < launch.grid[0]; ++x) queues[n++ % static_cast<std::uint64_t>(xcds)].items.push_back({x, y, z});
-  workgroups_total_ = n;
+  // Sampling: XCD 0 alone when the grid fills the chip (Options).  Its queue
+  // holds the most workgroups (ceil(n / X)), so its time is the chip's.
+  const bool sampled = chip && options_.sample && xcds > 1 && n >= static_cast<std::uint64_t>(cus) &&
+                       (options_.sample_only.empty() || options_.sample_only == k.name);
+  const int simulated_xcds = sampled ? 1 : xcds;
+  workgroups_total_ = sampled ? queues[0].items.size() : n;
 
   TimingResult& r = result_;
   r.arch = arch_.name;
@@ -678,11 +717,13 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.simds_per_cu = arch_.simds_per_cu;
   const std::uint64_t busy_cus = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(cus));
   r.memory_share = arch::memory_bytes_per_clock_per_cu(arch_, static_cast<double>(busy_cus));
-  std::unique_ptr<ChipMemory> chip_memory = chip ? std::make_unique<ChipMemory>(arch_, xcds) : nullptr;
+  std::unique_ptr<ChipMemory> chip_memory =
+      chip ? std::make_unique<ChipMemory>(arch_, simulated_xcds, 1.0 / (xcds / simulated_xcds)) : nullptr;
   std::vector<std::unique_ptr<ComputeUnit>> units;
   for (int cu = 0; cu < cus; ++cu) {
+    if (sampled && cu % xcds != 0) continue;  // not on XCD 0
     std::unique_ptr<MemoryBeyondL1> beyond;
-    if (chip) beyond = std::make_unique<CuPort>(*chip_memory, cu % xcds);
+    if (chip) beyond = std::make_unique<CuPort>(*chip_memory, sampled ? 0 : cu % xcds);
     else beyond = std::make_unique<CuShareOfMemory>(r.memory_share, arch_.timing.memory_latency);
     units.push_back(std::make_unique<ComputeUnit>(*this, e, memory, launch, kernarg, table, cu, per_cu, std::move(beyond),
                                                   queues[static_cast<std::size_t>(cu % xcds)]));
@@ -758,10 +799,10 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.mall_busy = chip_memory->mall_busy();
     r.hbm_busy = chip_memory->hbm_busy();
     r.fabric_busy = chip_memory->fabric_busy();
-    r.l2_channels = arch_.memory.l2_channels * xcds;
+    r.l2_channels = arch_.memory.l2_channels * simulated_xcds;
     r.mall_channels = arch_.memory.mall_channels;
     r.hbm_stacks = arch_.memory.hbm_stacks;
-    r.fabric_links = xcds;
+    r.fabric_links = simulated_xcds;
     r.hbm_bytes = c.hbm_bytes;
     r.memory_busy = r.hbm_busy;  // "global memory" is HBM with the chip model
   }
@@ -816,6 +857,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
   }
 
+  if (sampled) scale_to_the_chip(r, n);
+
   // The figures this run stood on that are not public.
   for (const arch::TimingFigure& f : arch_.timing.figures)
     if (f.status == arch::Status::kAssumed) r.assumptions.push_back("timing." + f.name + " (" + f.source + ")");
@@ -835,13 +878,18 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
     r.assumptions.push_back("dirty lines left in the L2s at the end are not written back within the kernel's time");
+    if (sampled)
+      r.assumptions.push_back("sampled: XCD 0 simulated (" + std::to_string(r.simulated_workgroups) + " of " +
+                              std::to_string(n) + " workgroups) with 1/" + std::to_string(xcds) +
+                              " of the MALL and HBM; the other XCDs taken to be like it (lines two XCDs share "
+                              "are each XCD's own in the MALL); totals scaled; --full simulates every XCD");
   } else {
     r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
   }
 
   Ran ran;
-  ran.workgroups = r.workgroups;
-  ran.waves = r.waves;
+  ran.workgroups = workgroups_placed_;  // what ran (a sampled run's totals are scaled)
+  ran.waves = waves_placed_;
   ran.wave_instructions = instructions;
   return ran;
 }

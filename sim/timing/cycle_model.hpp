@@ -53,6 +53,15 @@ struct Progress {
 
 struct Options {
   int cus = 0;                          // CUs the grid is spread over (0: the chip's)
+  // Sampling (chip model only; the CLI's default, --full turns it off): when
+  // the grid fills every CU at least once, simulate XCD 0 in full (its CUs,
+  // its L2, its workgroups i = 0, X, 2X ...) with its 1/X share of the MALL
+  // and HBM, and take the other XCDs to be like it.  The other XCDs'
+  // workgroups do not run: their output stays unwritten.  `sample_only`: when
+  // not empty, only dispatches of that kernel are sampled (a pass's earlier
+  // kernels run in full, since the later one reads what they wrote).
+  bool sample = false;
+  std::string sample_only;
   std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
   std::function<void(const Progress&)> progress;  // called about once a second
 };
@@ -94,6 +103,13 @@ struct TimingResult {
   double clock_mhz = 0;                     // timing.clock_mhz: the clock under load the model runs at
   std::string clock_status;                 // its status in the arch file (measured, inferred, assumed ...)
   std::uint64_t launch_cycles = 0;          // memory.launch_cycles before the first wave (0 without a chip)
+  // Sampled runs: the XCDs simulated (0: all of them) and the factor the
+  // whole-chip totals were scaled by (workgroups of the grid / simulated).
+  // Busy sums, cus_used, per-pc statistics, events and wave spans stay those
+  // of the simulated part, so utilisations are fractions of what ran.
+  int sampled_xcds = 0;
+  std::uint64_t simulated_workgroups = 0;
+  double sample_scale = 1;
   int cus = 0, cus_used = 0, simds_per_cu = 0;
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;

@@ -136,6 +136,12 @@ std::vector<InstructionTiming> instruction_timing(const emu::Emulator& e, const 
     t.vregs = vector_use(in, t.kind == Kind::mfma, t.passes);
     if (t.kind == Kind::mfma) mfma_co_issue(t, op.t.base, a.timing);
     if (t.kind == Kind::valu) t.pk_f32 = packed_fp32(m);
+    if (t.kind == Kind::valu || t.kind == Kind::trans) {
+      t.vregs.valu = true;
+      t.vregs.writes_exec = m.starts_with("v_cmpx");
+      for (const isa::Operand& o : in.operands)
+        if (o.kind == isa::Operand::Kind::Reg && o.is_def && o.reg.file == isa::RegFile::EXEC) t.vregs.writes_exec = true;
+    }
   }
   return out;
 }

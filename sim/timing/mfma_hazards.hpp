@@ -1,7 +1,9 @@
 // The MFMA dependency rules the hardware does not enforce: after an XDL MFMA
 // writes D, a later instruction of the same wave may read (or overwrite) those
 // registers only after the wait states the ISA requires; code that leaves
-// fewer reads garbage on the hardware.  The compiler counts wait states in
+// fewer reads garbage on the hardware.  The other way round, an MFMA may read
+// a VGPR a VALU op wrote only 2 wait states later, and run 4 after a VALU op
+// wrote EXEC (timing-facts: HAZ checkMAIVALUHazards / checkMAIHazards90A).  The compiler counts wait states in
 // instructions (s_nop N counting N + 1); here they are counted in the wave's
 // issue slots that really passed, (consumer - producer) / issue_period - 1,
 // which is never fewer than the instructions in between, so code that is
@@ -29,6 +31,8 @@ struct VRegs {
 // What an instruction does with vector registers, as the hazard rules see it.
 struct VectorUse {
   bool mfma = false;
+  bool valu = false;          // a VALU op (not an MFMA)
+  bool writes_exec = false;   // a VALU op that writes EXEC (v_cmpx)
   int passes = 0;             // MFMA passes (4 clocks each)
   std::vector<VRegs> reads;   // MFMA: SrcA, SrcB and scales (SrcC apart)
   std::vector<VRegs> writes;
@@ -50,10 +54,19 @@ class MfmaHazards {
   explicit MfmaHazards(const arch::Timing& t) : t_(&t) {}
   // Checks `use` issuing at `cycle` against the MFMAs in flight; appends what it breaks.
   void check(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle, std::uint32_t wave, std::vector<Hazard>& out);
-  // Records an MFMA issued at `cycle` (after check()).
+  // Records an MFMA or VALU op issued at `cycle` (after check()).
   void issued(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle);
 
+  static constexpr int kValuWriteToMfmaRead = 2;  // [O] HAZ: LegacyVALUWritesVGPRWaitStates
+  static constexpr int kValuExecToMfma = 4;       // [O] HAZ: VALUWritesExecWaitStates
+
  private:
+  struct ValuWrite {
+    std::vector<VRegs> regs;
+    bool exec;
+    std::uint64_t pc, cycle;
+  };
+  std::vector<ValuWrite> valu_writes_;  // the last few VALU ops that wrote VGPRs or EXEC
   struct InFlight {
     VRegs d;
     int passes;

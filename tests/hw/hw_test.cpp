@@ -242,7 +242,7 @@ TEST_F(HipShim, DeviceFactsComeThroughTheR0600Properties) {
   EXPECT_EQ(d->info().arch_detail, "gfx950:sramecc+:xnack-");
   EXPECT_EQ(d->info().name, "tilelab HIP shim (functional emulator, gfx950)");
   EXPECT_EQ(d->info().wave_size, 64);
-  EXPECT_EQ(d->info().core_clock_khz, 2400000);
+  EXPECT_EQ(d->info().core_clock_khz, 1590000);  // the cycle model's clock (timing.clock_mhz)
   // L2 (4 MiB from the shim) plus the 256 MiB Infinity Cache, twice.
   EXPECT_EQ(d->info().flush_bytes, 2u * ((4u << 20) + (256u << 20)));
 }

@@ -393,6 +393,41 @@ TEST(CycleModel, TranscendentalRateAndDependentValuLatency) {
 
 // ---- hazards ----
 
+// The other direction (timing-facts: HAZ): an MFMA reads a VGPR a VALU op
+// wrote only 2 wait states later, and runs 4 after a VALU op wrote EXEC.
+TEST(CycleModel, MfmaTooSoonAfterAValuWriteIsAHazard) {
+  const std::string mfma = "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]";
+  struct Case {
+    std::string code;
+    int required;  // -1: no finding
+    int got;
+    const char* rule;
+  };
+  const Case cases[] = {
+      {"v_add_f32_e32 v5, v1, v2\n" + mfma, 2, 1, "VALU write -> read by an MFMA"},  // the result is 8 clocks away: 1 slot passed
+      {"v_add_f32_e32 v5, v1, v2\ns_nop 1\n" + mfma, -1, 0, ""},
+      {"v_add_f32_e32 v1, v1, v2\n" + mfma, 2, 0, "VALU write -> read by an MFMA"},  // SrcC: no scoreboard wait
+      {"v_add_f32_e32 v20, v1, v2\n" + mfma, -1, 0, ""},                           // another register
+      {"v_cmpx_gt_f32_e32 vcc, v20, v21\n" + mfma, 4, 0, "VALU writes EXEC -> MFMA"},
+      {"v_cmpx_gt_f32_e32 vcc, v20, v21\ns_nop 2\n" + mfma, 4, 3, "VALU writes EXEC -> MFMA"},
+      {"v_cmpx_gt_f32_e32 vcc, v20, v21\ns_nop 3\n" + mfma, -1, 0, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.code);
+    Timed t(c.code);
+    const timing::TimingResult& r = t.run();
+    if (c.required < 0) {
+      EXPECT_EQ(r.hazard_count, 0u);
+      continue;
+    }
+    ASSERT_EQ(r.hazard_count, 1u);
+    EXPECT_EQ(r.hazards[0].required, c.required);
+    EXPECT_EQ(r.hazards[0].got, c.got);
+    EXPECT_EQ(r.hazards[0].rule, c.rule);
+    EXPECT_EQ(r.hazards[0].producer_pc, t.program.instructions[0].pc);
+  }
+}
+
 // Reading an MFMA's D with a VALU before the required wait states is a
 // finding; with them (s_nop 7 = 8 wait states on gfx950) it is not.
 TEST(CycleModel, EarlyReadOfAnMfmaResultIsAHazard) {

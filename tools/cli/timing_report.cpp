@@ -72,6 +72,11 @@ void print_timing_text(const TimedRun& t) {
               static_cast<unsigned long long>(t.seed), static_cast<unsigned long long>(r.workgroups), r.cus_used, r.cus,
               static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.wave_instructions));
   std::printf("%s", pass_note(t.kernel, t.before).c_str());
+  if (r.sampled_xcds)
+    std::printf("  sampled: XCD 0 simulated in full (%llu workgroups on %d CUs), the other %d XCDs taken to be like it; "
+                "totals scaled by %.3f (--full simulates every XCD)\n",
+                static_cast<unsigned long long>(r.simulated_workgroups), r.cus_used, r.xcds - r.sampled_xcds,
+                r.sample_scale);
   const double s = r.seconds();
   std::printf("  %llu cycles = %.3f us at %.0f MHz (the clock under load, %s; launch %llu cycles)",
               static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz, r.clock_status.c_str(),
@@ -149,6 +154,8 @@ void print_timing_text(const TimedRun& t) {
   if (t.reference)
     std::printf("  reference check: max relative error %.3g (tolerance %.3g): %s\n", t.reference->max_rel_error,
                 t.reference->tolerance, t.reference->pass ? "PASS" : "FAIL");
+  else if (r.sampled_xcds)
+    std::printf("  reference check: none (a sampled run leaves the other XCDs' output unwritten; --full checks it)\n");
   else
     std::printf("  reference check: none (a launch file: nothing to compare with)\n");
   std::printf("  assumptions (figures that are not public):\n");
@@ -171,6 +178,8 @@ std::string timing_json(const TimedRun& t) {
             {"seconds", s},
             {"clock_mhz", r.clock_mhz},
             {"clock_status", r.clock_status},
+            {"sampled", r.sampled_xcds > 0},
+            {"simulated_workgroups", r.sampled_xcds ? r.simulated_workgroups : r.workgroups},
             {"launch_cycles", r.launch_cycles},
             {"tflops", s > 0 ? work_flops(t) / s / 1e12 : 0},
             {"global_bytes", r.global_bytes},

@@ -226,6 +226,10 @@ py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
   d["cycles"] = r.cycles;
   d["seconds"] = r.seconds();
   d["clock_mhz"] = r.clock_mhz;
+  d["clock_status"] = r.clock_status;
+  d["sampled"] = r.sampled_xcds > 0;
+  d["simulated_workgroups"] = r.sampled_xcds ? r.simulated_workgroups : r.workgroups;
+  d["sample_scale"] = r.sample_scale;
   d["tflops"] = r.seconds() > 0 ? r.mfma_flops / r.seconds() / 1e12 : 0.0;
   d["cus"] = r.cus;
   d["cus_used"] = r.cus_used;
@@ -657,7 +661,7 @@ PYBIND11_MODULE(_tilelab, m) {
      "(an AMD GPU) or 'cuda' (an NVIDIA GPU). The check first, then warm-up and timed repetitions with the caches "
      "flushed; with wave_stamps, one row per wave. RuntimeError when there is no such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
-                  bool timed, int cus, const std::string& code_objects) {
+                  bool timed, int cus, const std::string& code_objects, bool full) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
     std::optional<arch::Arch> a;
@@ -667,6 +671,8 @@ PYBIND11_MODULE(_tilelab, m) {
       a = arch::load_arch(arch_name);
       timing::Options o;
       o.cus = cus;
+      o.sample = !full;
+      o.sample_only = kernel;
       model = std::make_unique<timing::CycleModel>(*a, o);
     }
     const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, code_objects, [&](emu::Emulator& e) {
@@ -717,12 +723,14 @@ PYBIND11_MODULE(_tilelab, m) {
     if (model) d["timing"] = timing_dict(model->result(), *program);
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
-     py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "",
+     py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,
      "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
      "wave-instructions, the LDS sites' conflict cycles, the LDS race check ('lds_races': count and the "
      "first pairs; functional runs only), the output bytes.  timing=True runs it in the "
      "cycle model (cus: CUs to spread the grid over, 0 for the chip's) and adds 'timing': cycles, "
      "seconds, limiter, utilisation, stall cycles by reason, counters, per-instruction columns, "
      "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.  "
-     "code_objects: a folder of <arch>/<source>.hsaco to run instead of the build's (a variant).");
+     "code_objects: a folder of <arch>/<source>.hsaco to run instead of the build's (a variant).  As in the CLI, "
+     "a timed grid that fills the chip is sampled (XCD 0 simulated, totals scaled; 'pass' then says nothing: "
+     "timing['sampled'] is True); full=True simulates every XCD.");
 }
