@@ -198,6 +198,19 @@ void add_scalar_ops(HandlerTable& t) {
     write_scalar_u64(w, D(op), d);
     w.scc = d != 0;
   };
+  // |S0| (0x80000000 stays itself), SCC = result != 0; sign extensions leave SCC.
+  t["s_abs_i32"] = [](Wave& w, const Op& op, Env&) {
+    const std::uint32_t x = S(w, op, 1);
+    const std::uint32_t d = static_cast<std::int32_t>(x) < 0 ? 0u - x : x;
+    write_scalar_u32(w, D(op), d);
+    w.scc = d != 0;
+  };
+  t["s_sext_i32_i8"] = [](Wave& w, const Op& op, Env&) {
+    write_scalar_u32(w, D(op), static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(S(w, op, 1)))));
+  };
+  t["s_sext_i32_i16"] = [](Wave& w, const Op& op, Env&) {
+    write_scalar_u32(w, D(op), static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int16_t>(S(w, op, 1)))));
+  };
   t["s_ff1_i32_b32"] = [](Wave& w, const Op& op, Env&) {
     std::uint32_t x = S(w, op, 1);
     write_scalar_u32(w, D(op), x ? static_cast<std::uint32_t>(std::countr_zero(x)) : 0xffffffffu);

@@ -62,6 +62,31 @@ TEST(EmuInstructions, ScalarCarryChain) {
   EXPECT_EQ(s.wave().s[10], 2u);  // no carry out of the second add
 }
 
+// Compiler forms (issue 26): s_abs_i32 (SCC = result != 0; INT_MIN stays
+// itself, the ISA's two's-complement negate), s_sext_i32_i8/i16.
+TEST(EmuInstructions, ScalarAbsAndSignExtension) {
+  Snippet s("s_abs_i32 s4, s6\ns_cselect_b32 s5, 1, 2\ns_abs_i32 s7, s8\ns_cselect_b32 s9, 1, 2\n"
+            "s_abs_i32 s10, s11\ns_abs_i32 s12, s13\ns_sext_i32_i8 s14, s15\ns_sext_i32_i16 s16, s17\ns_sext_i32_i8 s18, s19");
+  emu::Wave& w = s.wave();
+  w.s[6] = 0xfffffff9u;  // -7
+  w.s[8] = 0;
+  w.s[11] = 0x80000000u;
+  w.s[13] = 42;
+  w.s[15] = 0x1234ff80u;  // low byte 0x80 = -128
+  w.s[17] = 0xabcd8001u;  // low half 0x8001 = -32767
+  w.s[19] = 0xffffff7fu;  // low byte 0x7f = 127
+  s.run();
+  EXPECT_EQ(w.s[4], 7u);
+  EXPECT_EQ(w.s[5], 1u);  // SCC: 7 != 0
+  EXPECT_EQ(w.s[7], 0u);
+  EXPECT_EQ(w.s[9], 2u);  // SCC: 0
+  EXPECT_EQ(w.s[10], 0x80000000u);
+  EXPECT_EQ(w.s[12], 42u);
+  EXPECT_EQ(w.s[14], 0xffffff80u);
+  EXPECT_EQ(w.s[16], 0xffff8001u);
+  EXPECT_EQ(w.s[18], 0x7fu);
+}
+
 // Forms hand-written assembly uses (AMD's gfx950 kernels), values by hand:
 // s_lshlN_add_u32 sets SCC on a carry out of 32 bits; s_bfm_b64 builds a
 // mask; v_add_i32/v_sub_i32 wrap, and with clamp saturate to the int32

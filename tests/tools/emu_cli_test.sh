@@ -115,12 +115,12 @@ check "timing bad shape exit" 2 "$rc"
 run sim gemm_bf16 --timing --cus -1
 check "timing bad cus exit" 2 "$rc"
 
-# A run has a budget: one byte of gemm_bf16 changed (offset 3596 set to 0x1d)
+# A run has a budget: one byte of gemm_bf16 changed (offset 3956 set to 0x1d)
 # turns a branch into an endless loop; both modes stop with one line, exit 1,
 # and store nothing.
 mkdir -p "$tmp/mut/gfx950"
 cp "$code_objects/gfx950/gemm_bf16.hsaco" "$tmp/mut/gfx950/"
-printf '\x1d' | dd of="$tmp/mut/gfx950/gemm_bf16.hsaco" bs=1 seek=3596 conv=notrunc 2>/dev/null
+printf '\x1d' | dd of="$tmp/mut/gfx950/gemm_bf16.hsaco" bs=1 seek=3956 conv=notrunc 2>/dev/null
 for mode in --functional --timing; do
   run sim gemm_bf16 $mode --shape 128,128,64 --code-objects "$tmp/mut" --max-wave-instructions 50000 --out "$tmp/spin.h5"
   check "endless loop exit ($mode)" 1 "$rc"

@@ -118,7 +118,7 @@ contains "check code object header" "  checked without a spec, on gfx950" "$out"
 # cycles = 512; LDS 16 ds_read_b128 x 4 passes + 8 ds_write_b128 x 8 passes =
 # 128 passes x 2 clocks x 2 SIMDs per port = 512; global 8 loads x 64 lanes x
 # 16 B = 8192 B per wave x 4 SIMDs / (8 TB/s / 256 CUs / 1.59 GHz, the clock under load = 19.65 B/clock) = 1667.
-contains "check code object loop bound" "    loop 1 (0x1adc..0x1e98): MFMA 512, LDS 512, global 1667 cycles (8192 bytes per wave); bound 1667 cycles, global memory" "$out"
+contains "check code object loop bound" "    loop 1 (0x1c44..0x2000): MFMA 512, LDS 512, global 1667 cycles (8192 bytes per wave); bound 1667 cycles, global memory" "$out"
 run check "$objects/gfx950/gemm_bf16.hsaco" --kernel nope
 check "check code object unknown kernel exit" 1 "$rc"
 contains "check code object unknown kernel message" "no kernel named 'nope' (it has: gemm_bf16)" "$err"

@@ -720,7 +720,10 @@ PYBIND11_MODULE(_tilelab, m) {
     }
     d["lds_races"] = py::dict(py::arg("count") = r.stats.lds_races.count, py::arg("first") = races);
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
-    if (model) d["timing"] = timing_dict(model->result(), *program);
+    if (model) {
+      d["timing"] = timing_dict(model->result(), *program);
+      if (model->result().sampled_xcds) d["pass"] = py::none();  // the other XCDs' output was never written
+    }
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,

@@ -7,7 +7,10 @@ description (*.launch.json: every kernarg field, the buffers, the grid), runs
 published as a markdown table, with the model's limiter and the chip's
 traffic.  The figures test the model's structure; nothing is fitted to them.
 
-usage: run_published.py [--only ID,ID] [--max-workgroups N] [PUBLISHED_DIR [BUILD_DIR]]
+usage: run_published.py [--only ID,ID] [--max-workgroups N] [--full] [PUBLISHED_DIR [BUILD_DIR]]
+
+Runs are sampled (XCD 0 simulated, the other XCDs taken to be like it: see
+sim/timing/README.md) unless --full simulates every XCD.
 """
 import json
 import pathlib
@@ -17,15 +20,17 @@ import tempfile
 import time
 
 args = sys.argv[1:]
-only, max_wg = None, None
+only, max_wg, full = None, None, False
 while args and args[0].startswith("--"):
     flag = args.pop(0)
     if flag == "--only":
         only = set(args.pop(0).split(","))
     elif flag == "--max-workgroups":
         max_wg = int(args.pop(0))
+    elif flag == "--full":
+        full = True
     else:
-        sys.exit("usage: run_published.py [--only ID,ID] [--max-workgroups N] [PUBLISHED_DIR [BUILD_DIR]]")
+        sys.exit("usage: run_published.py [--only ID,ID] [--max-workgroups N] [--full] [PUBLISHED_DIR [BUILD_DIR]]")
 root = pathlib.Path(__file__).resolve().parents[2]
 published = pathlib.Path(args[0]) if args else root / "tools" / "reference" / "published"
 build = pathlib.Path(args[1]) if len(args) > 1 else root / "build"
@@ -62,8 +67,8 @@ for desc_path in sorted(published.glob("*.launch.json")):
             launch = pathlib.Path(tmp) / "l.toml"
             launch.write_text(launch_toml(desc, inst))
             t0 = time.time()
-            p = subprocess.run([str(build / "bin" / "tilelab"), "sim", str(co), "--launch", str(launch), "--timing", "--json"],
-                               capture_output=True, text=True)
+            cmd = [str(build / "bin" / "tilelab"), "sim", str(co), "--launch", str(launch), "--timing", "--json"]
+            p = subprocess.run(cmd + (["--full"] if full else []), capture_output=True, text=True)
             wall = time.time() - t0
         if p.returncode not in (0, 1):
             print(f"{inst['id']}: failed: {p.stderr.strip()}", file=sys.stderr)
@@ -73,9 +78,10 @@ for desc_path in sorted(published.glob("*.launch.json")):
         chip = j.get("chip", {})
         l2 = chip.get("l2_hits", 0) / max(1, chip.get("l2_requests", 0))
         rows.append((desc["kernel"], inst["id"], inst["published_us"], us, j["limiter"], l2,
-                     chip.get("hbm_bytes", 0) / 1e6, j["wave_instructions"], wall))
+                     chip.get("hbm_bytes", 0) / 1e6, j["wave_instructions"], j["cycles"], "sampled" if j.get("sampled") else "full", wall))
+        print(f"{inst['id']}: {us:.1f} us ({rows[-1][9]}, {wall:.0f} s)", file=sys.stderr, flush=True)
 
-print("| kernel | instance | published µs | predicted µs | predicted / published | limiter | L2 hit | HBM MB | wave-instructions | wall s |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for k, i, pub, us, lim, l2, hbm, wi, wall in rows:
-    print(f"| {k} | {i} | {pub:.1f} | {us:.1f} | {us / pub:.2f} | {lim} | {100 * l2:.1f}% | {hbm:.0f} | {wi:,} | {wall:.0f} |")
+print("| kernel | instance | published µs | predicted µs | predicted / published | limiter | L2 hit | HBM MB | wave-instructions | cycles | run | wall s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for k, i, pub, us, lim, l2, hbm, wi, cyc, how, wall in rows:
+    print(f"| {k} | {i} | {pub:.1f} | {us:.1f} | {us / pub:.2f} | {lim} | {100 * l2:.1f}% | {hbm:.0f} | {wi:,} | {cyc} | {how} | {wall:.0f} |")
