@@ -125,4 +125,39 @@ contains "check code object unknown kernel message" "no kernel named 'nope' (it 
 run check gemm_bf16 --kernel gemm_bf16
 check "check --kernel without a file" 2 "$rc"
 
+# gemm_bf16's workgroup orders (group_m; tools/reference/remap_sweep.py) only
+# permute the tiles: C = A x B^T (256 x 512, K = 64, 8 workgroups) comes out
+# byte for byte the same in the grid's order (0, the host's, checked against
+# the CPU reference elsewhere) and with the chunked remap and group_m 2, 3, 32.
+for g in 0 2 3 32; do
+  cat > "$tmp/order$g.toml" <<ORDER
+kernel = "gemm_bf16"
+grid = [4, 2, 1]
+block = [256, 1, 1]
+seed = 1
+[args."@0"]
+buffer = { bytes = 262144, fill = "zeros" }
+save = true
+[args."@8"]
+buffer = { bytes = 32768, fill = "random", dtype = "bf16" }
+[args."@16"]
+buffer = { bytes = 65536, fill = "random", dtype = "bf16" }
+[args."@24"]
+value = 256
+[args."@28"]
+value = 512
+[args."@32"]
+value = 64
+[args."@36"]
+value = $g
+ORDER
+  run sim "$objects/gfx950/gemm_bf16.hsaco" --launch "$tmp/order$g.toml" --functional --save "$tmp/order$g"
+  check "workgroup order $g exit" 0 "$rc"
+done
+for g in 2 3 32; do
+  check "workgroup order $g computes the same C" "ok" "$(cmp -s "$tmp/order0/@0.bin" "$tmp/order$g/@0.bin" && echo ok)"
+done
+head -c 262144 /dev/zero > "$tmp/zeros.bin"
+check "C is written" "differ" "$(cmp -s "$tmp/order0/@0.bin" "$tmp/zeros.bin" || echo differ)"
+
 finish "kernels CLI"
