@@ -20,6 +20,7 @@ struct EmulatedRun {
   double tolerance = 0;
   std::string tolerance_why;
   bool pass = false;
+  bool checked = true;                 // false: the reference check was skipped (check_output said so)
   emu::RunStats stats;
   double seconds = 0;                  // wall time of the emulated dispatch (inputs and reference excluded)
   std::vector<std::uint8_t> output;    // the kernel's output bytes
@@ -33,9 +34,13 @@ struct EmulatedRun {
 // host, an arch the kernel is not built for, or a shape the kernel refuses; emu::EmuError when the emulated run
 // stops.  `prepare`, when given, is called with the emulator before the host
 // runs it: the cycle model attaches itself there (timing::CycleModel::attach).
+// `check_output`, when given, is asked after the run whether to check the
+// output against the CPU reference (a sampled timed run leaves most of it
+// unwritten, and the reference of a real shape costs more than the run).
 EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, const std::vector<long long>& shape,
                          std::uint64_t seed, const std::string& code_object_dir = "",
-                         const std::function<void(emu::Emulator&)>& prepare = {});
+                         const std::function<void(emu::Emulator&)>& prepare = {},
+                         const std::function<bool()>& check_output = {});
 
 // The kernels that have a host (kernels/host.hpp).
 std::vector<std::string> emulated_kernels();

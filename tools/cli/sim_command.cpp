@@ -201,7 +201,8 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
                                                    // The timing is the last dispatch's, the spec's
                                                    // kernel (a pass may run others first).
                                                    if (e.program().kernel == spec.name) program = e.program();
-                                                 });
+                                                 },
+                                                 [&] { return !model.result().sampled_xcds; });
   if (shown) std::fprintf(stderr, "\n");
   TimedRun t;
   t.kernel = spec.name;

@@ -679,7 +679,7 @@ PYBIND11_MODULE(_tilelab, m) {
       if (!model) return;
       model->attach(e);
       if (e.program().kernel == kernel) program = e.program();  // the timed (last) dispatch's program
-    });
+    }, [&] { return !model || !model->result().sampled_xcds; });
     py::dict d;
     d["kernel"] = r.kernel;
     d["arch"] = r.arch;
