@@ -80,8 +80,8 @@ class ChipMemory {
  public:
   // `xcds` L2s (a run on fewer CUs than the chip still has every L2 of the
   // XCDs it uses); line = timing.l1_line_bytes.  `share`: the fraction of the
-  // memory side (MALL capacity and bandwidth, HBM bandwidth) these XCDs get
-  // (a sampled run: one XCD of X gets 1/X).
+  // memory side's bandwidth (MALL channels, HBM) these XCDs get (a sampled
+  // run: one XCD of X gets 1/X); the MALL's capacity stays whole.
   ChipMemory(const arch::Arch& a, int xcds, double share = 1.0);
   // A line request from a CU of XCD `xcd` leaving its L1 at `cycle`: the cycle
   // its data is back at the L1 (loads) or the write is acknowledged (stores).

@@ -177,6 +177,7 @@ class CycleModel::ComputeUnit {
     int live = 0;
     std::uint64_t end = 0;
     std::uint32_t id = 0;  // in the run, in placement order
+    std::uint64_t instructions = 0;  // wave-instructions its waves issued
   };
 
   std::uint64_t next_cycle(std::uint64_t from);
@@ -410,6 +411,7 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   --live_waves_;
   if (--g.live == 0) {
     --resident_groups_;
+    m_.retired_.push_back({g.end, g.instructions});
     g.wg.waves.clear();  // the registers are not needed any more
     g.wg.waves.shrink_to_fit();
     g.wg.lds.clear();
@@ -439,6 +441,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   now_ = c;
   e_.step(memory_, g.wg, w.index);
   ++instructions_;
+  ++g.instructions;
 
   const std::uint64_t period = static_cast<std::uint64_t>(t_.issue_period);
   Simd& s = simds_[static_cast<std::size_t>(w.simd)];
@@ -609,20 +612,18 @@ bool CycleModel::ComputeUnit::advance(std::uint64_t limit) {
 
 namespace {
 
-// A sampled run's totals for the whole chip: the simulated XCD's counts times
-// workgroups of the grid / workgroups simulated.  Cycles, busy sums and the
-// per-pc statistics stay the simulated part's (utilisations are fractions of
-// what ran).
-void scale_to_the_chip(TimingResult& r, std::uint64_t grid_workgroups) {
-  r.sampled_xcds = 1;
-  r.simulated_workgroups = r.workgroups;
-  const double f = static_cast<double>(grid_workgroups) / static_cast<double>(std::max<std::uint64_t>(1, r.workgroups));
-  r.sample_scale = f;
-  auto scaled = [f](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * f)); };
-  r.workgroups = grid_workgroups;
+// A sampled run's totals for the whole chip.  `counts` multiplies what the
+// chip adds up (workgroups' instructions, traffic, counters): grid workgroups
+// / workgroups simulated.  `busy` multiplies the busy and wave-cycle sums that
+// utilisations divide by the simulated CUs and the cycles: 1 for a run
+// simulated to its end; with the fast-forward, the workgroups the simulated
+// XCD runs / those it ran (its unsimulated rounds keep the timed rounds' rate).
+void scale_totals(TimingResult& r, double counts, double busy) {
+  r.sample_scale = counts;
+  auto scaled = [counts](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * counts)); };
   r.waves = scaled(r.waves);
   r.wave_instructions = scaled(r.wave_instructions);
-  r.mfma_flops *= f;
+  r.mfma_flops *= counts;
   r.global_bytes = scaled(r.global_bytes);
   r.hbm_bytes = scaled(r.hbm_bytes);
   r.l1_hits = scaled(r.l1_hits);
@@ -632,10 +633,29 @@ void scale_to_the_chip(TimingResult& r, std::uint64_t grid_workgroups) {
                            &c.ea_read_requests, &c.ea_write_requests, &c.mall_hits, &c.mall_misses, &c.hbm_bytes})
     *v = scaled(*v);
   for (Counter& k : r.counters)
-    if (k.name != "GRBM_GUI_ACTIVE") k.value *= f;
+    if (k.name != "GRBM_GUI_ACTIVE") k.value *= counts;
+  auto stretched = [busy](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * busy)); };
+  for (double* b : {&r.mfma_busy, &r.valu_busy, &r.lds_busy, &r.memory_busy, &r.l2_busy, &r.fabric_busy, &r.mall_busy, &r.hbm_busy})
+    *b *= busy;
+  r.wave_cycles = stretched(r.wave_cycles);
+  r.issue_cycles = stretched(r.issue_cycles);
+  for (std::uint64_t& x : r.stall_cycles) x = stretched(x);
 }
 
+
 }  // namespace
+
+std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
+                               std::uint64_t rounds_timed, std::uint64_t workgroups) {
+  std::uint64_t lo = ~0ull, hi = 0;
+  for (const auto& [end, instructions] : retired) lo = std::min(lo, instructions), hi = std::max(hi, instructions);
+  if (static_cast<double>(hi) > 1.01 * static_cast<double>(lo)) return 0;
+  std::sort(retired.begin(), retired.end());
+  const std::uint64_t t1 = retired[capacity - 1].first, tn = retired[rounds_timed * capacity - 1].first;
+  const double round = static_cast<double>(tn - t1) / static_cast<double>(rounds_timed - 1);
+  const std::uint64_t rounds_left = (workgroups - rounds_timed * capacity + capacity - 1) / capacity;
+  return tn + static_cast<std::uint64_t>(std::llround(round * static_cast<double>(rounds_left)));
+}
 
 // ---- the model -------------------------------------------------------------
 
@@ -669,6 +689,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   lds_idx_active_ = lds_conflicts_ = 0;
   workgroups_placed_ = waves_placed_ = 0;
   unmodelled_lds_ = false;
+  retired_.clear();
   const std::vector<InstructionTiming> table = instruction_timing(e, arch_);
   per_instruction_.assign(table.size(), PcStats{});
 
@@ -743,6 +764,13 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // the L2s, the MALL and HBM at about the same simulated time.  The order
   // within a quantum is fixed (CU 0 first): the same inputs give the same run.
   constexpr std::uint64_t kQuantum = 256;
+  // The fast-forward (sampled runs): a grid of at least kRoundsTimed + 2
+  // rounds is timed for kRoundsTimed rounds; if its workgroups are alike the
+  // rest is extrapolated (extrapolated_end), else it runs in full.
+  constexpr std::uint64_t kRoundsTimed = 3;
+  const std::uint64_t capacity = units.size() * static_cast<std::uint64_t>(per_cu);
+  bool fast_forward = sampled && workgroups_total_ >= (kRoundsTimed + 2) * capacity;
+  std::uint64_t end_extrapolated = 0;
   auto last_report = std::chrono::steady_clock::now();
   try {
     for (std::uint64_t limit = launch_at + kQuantum;; limit += kQuantum) {
@@ -752,6 +780,11 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
         any = u->advance(limit) || any;
       }
       if (!any) break;
+      if (fast_forward && retired_.size() >= kRoundsTimed * capacity) {
+        end_extrapolated = extrapolated_end(retired_, capacity, kRoundsTimed, workgroups_total_);
+        fast_forward = false;
+        if (end_extrapolated) break;
+      }
       if (options_.progress) {
         const auto t = std::chrono::steady_clock::now();
         if (t - last_report > std::chrono::seconds(1)) {
@@ -789,6 +822,12 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.global_bytes += unit.beyond_->bytes_moved();
   }
   r.workgroups = workgroups_placed_;
+  r.simulated_workgroups = workgroups_placed_;
+  if (end_extrapolated) {
+    r.fast_forwarded = true;
+    r.simulated_cycles = r.cycles;
+    r.cycles = std::max(end_extrapolated, r.cycles);
+  }
   std::sort(r.waves_spans.begin(), r.waves_spans.end(),
             [](const WaveSpan& a, const WaveSpan& b) { return a.wave < b.wave; });
   if (chip) {
@@ -857,7 +896,22 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
   }
 
-  if (sampled) scale_to_the_chip(r, n);
+  if (sampled) {
+    // Workgroups' worth of work simulated: the retired ones and the parts of
+    // those still resident when the fast-forward stopped the run.
+    double ran = static_cast<double>(r.simulated_workgroups);
+    if (end_extrapolated) {
+      double per_group = 0;
+      for (const auto& x : retired_) per_group += static_cast<double>(x.second);
+      per_group /= static_cast<double>(retired_.size());
+      ran = static_cast<double>(instructions) / per_group;
+    }
+    r.sampled_xcds = simulated_xcds;
+    r.workgroups = n;
+    scale_totals(r, static_cast<double>(n) / ran, static_cast<double>(workgroups_total_) / ran);
+    const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+    r.waves = n * ((threads + static_cast<std::uint64_t>(arch_.wave_size) - 1) / static_cast<std::uint64_t>(arch_.wave_size));
+  }
 
   // The figures this run stood on that are not public.
   for (const arch::TimingFigure& f : arch_.timing.figures)
@@ -878,11 +932,17 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
     r.assumptions.push_back("dirty lines left in the L2s at the end are not written back within the kernel's time");
+    if (r.fast_forwarded)
+      r.assumptions.push_back("fast-forward: the grid's workgroups are alike (same wave-instructions within 1%), so after " +
+                              std::to_string(kRoundsTimed) + " rounds of " + std::to_string(capacity) +
+                              " workgroups the rest follow at the rate of rounds 2-" + std::to_string(kRoundsTimed) +
+                              " (simulated to cycle " + std::to_string(r.simulated_cycles) + ")");
     if (sampled)
       r.assumptions.push_back("sampled: XCD 0 simulated (" + std::to_string(r.simulated_workgroups) + " of " +
                               std::to_string(n) + " workgroups) with 1/" + std::to_string(xcds) +
-                              " of the MALL and HBM; the other XCDs taken to be like it (lines two XCDs share "
-                              "are each XCD's own in the MALL); totals scaled; --full simulates every XCD");
+                              " of the MALL's and HBM's bandwidth and the MALL's whole capacity; the other XCDs taken "
+                              "to be like it (a line XCDs share is fetched from HBM by XCD 0 alone); totals scaled; "
+                              "--full simulates every XCD");
   } else {
     r.assumptions.push_back("wave launch takes no cycles; CUs share nothing (each has its share of memory bandwidth)");
   }

@@ -110,6 +110,10 @@ struct TimingResult {
   int sampled_xcds = 0;
   std::uint64_t simulated_workgroups = 0;
   double sample_scale = 1;
+  // Fast-forward (sampled runs of regular grids): the cycle the simulation
+  // stopped at and the rounds it timed; `cycles` is then extrapolated.
+  std::uint64_t simulated_cycles = 0;
+  bool fast_forwarded = false;
   int cus = 0, cus_used = 0, simds_per_cu = 0;
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;
@@ -153,6 +157,17 @@ struct TimingResult {
   std::string limiter() const;
 };
 
+// The fast-forward's decision once `rounds_timed` rounds of `capacity`
+// workgroups (those the simulated CUs hold at once) have retired, from the
+// retired workgroups' (end cycle, wave-instructions): the run's end when the
+// grid is regular (every workgroup issued the same wave-instructions within
+// 1%), 0 when not (the run then goes on in full).  Rounds 2..rounds_timed set
+// the round time (round 1 holds the launch and the cold caches); the rounds
+// left after them (`workgroups` in all, a partial last round counted whole:
+// a round's workgroups start together) follow at that rate.
+std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
+                               std::uint64_t rounds_timed, std::uint64_t workgroups);
+
 class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
  public:
   // Throws TimingError when the arch file has no [timing] part.
@@ -183,6 +198,8 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   std::vector<PcStats> per_instruction_;
   std::uint64_t lds_idx_active_ = 0, lds_conflicts_ = 0;
   bool unmodelled_lds_ = false;
+  // Retired workgroups (end cycle, wave-instructions), for the fast-forward.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> retired_;
 };
 
 }  // namespace tilelab::timing

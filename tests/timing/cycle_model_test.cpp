@@ -310,6 +310,81 @@ TEST(CycleModel, WorkgroupsGoToXcdsRoundRobin) {
   for (const timing::ChipCounters& c : r.chip_per_xcd) EXPECT_GT(c.l2_requests, 0u);  // every XCD's L2 saw its workgroups
 }
 
+// ---- sampling and the fast-forward (sim/timing/README.md) ----
+
+struct Sampled {
+  timing::TimingResult sampled, full;
+  kernels::EmulatedRun sampled_run, full_run;
+};
+
+Sampled sampled_and_full(const std::string& kernel, const std::vector<long long>& shape) {
+  Sampled out;
+  const arch::Arch a = arch::load_arch("gfx950");
+  for (bool sample : {true, false}) {
+    timing::Options o;
+    o.sample = sample;
+    timing::CycleModel model(a, o);
+    kernels::EmulatedRun run = kernels::run_emulated(kernel, "gfx950", shape, 1, TILELAB_CODE_OBJECTS,
+                                                     [&](emu::Emulator& e) { model.attach(e); },
+                                                     [&] { return !model.result().sampled_xcds; });
+    (sample ? out.sampled : out.full) = model.result();
+    (sample ? out.sampled_run : out.full_run) = std::move(run);
+  }
+  return out;
+}
+
+// A grid that fills the chip: XCD 0 alone runs its 512 workgroups (0, 8, ...)
+// on its 32 CUs, totals come out as the whole chip's, the time within 2% of
+// the full run, and no reference is claimed.
+TEST(CycleModel, SampledRunSimulatesXcdZeroAndScales) {
+  const Sampled s = sampled_and_full("rmsnorm_bf16", {4096, 1024});
+  const timing::TimingResult& r = s.sampled;
+  ASSERT_TRUE(s.full_run.pass);
+  EXPECT_FALSE(s.sampled_run.checked);
+  EXPECT_EQ(s.full.sampled_xcds, 0);
+  EXPECT_EQ(r.sampled_xcds, 1);
+  EXPECT_EQ(r.simulated_workgroups, 512u);
+  EXPECT_EQ(s.sampled_run.stats.workgroups, 512u);  // what the emulator ran
+  EXPECT_EQ(r.cus_used, 32);
+  for (const timing::WaveSpan& w : r.waves_spans) EXPECT_EQ(w.cu % 8, 0) << "wave " << w.wave;
+  EXPECT_EQ(r.workgroups, 4096u);
+  EXPECT_EQ(r.waves, s.full.waves);
+  EXPECT_EQ(r.wave_instructions, s.full.wave_instructions);  // every row runs the same code
+  EXPECT_DOUBLE_EQ(r.sample_scale, 8.0);
+  EXPECT_FALSE(r.fast_forwarded);
+  EXPECT_NEAR(static_cast<double>(r.cycles), static_cast<double>(s.full.cycles), 0.02 * static_cast<double>(s.full.cycles));
+}
+
+// A regular grid of at least 5 rounds on the simulated XCD: 3 rounds are
+// timed, the rest extrapolated; within 2% of the full run.
+TEST(CycleModel, FastForwardOfARegularGrid) {
+  const Sampled s = sampled_and_full("rmsnorm_bf16", {12288, 1024});
+  const timing::TimingResult& r = s.sampled;
+  ASSERT_TRUE(s.full_run.pass);
+  EXPECT_TRUE(r.fast_forwarded);
+  EXPECT_LT(static_cast<double>(r.simulated_cycles), 0.75 * static_cast<double>(r.cycles));  // 6 rounds, about 4 timed
+  EXPECT_LT(r.simulated_workgroups, 1536u);  // of XCD 0's 1536
+  EXPECT_EQ(r.workgroups, 12288u);
+  EXPECT_EQ(r.waves, s.full.waves);
+  EXPECT_NEAR(static_cast<double>(r.wave_instructions), static_cast<double>(s.full.wave_instructions),
+              0.01 * static_cast<double>(s.full.wave_instructions));
+  EXPECT_NEAR(static_cast<double>(r.cycles), static_cast<double>(s.full.cycles), 0.02 * static_cast<double>(s.full.cycles));
+}
+
+// The extrapolation by hand: capacity 2, rounds ending at 100, 200, 300;
+// rounds 2-3 take 100 each; 10 workgroups leave ceil(4 / 2) = 2 rounds after
+// the third (300 + 200), 11 and 12 leave 3 (a partial round counts whole),
+// 13 leave 4.  Unlike workgroups (one issued 2% more) are not extrapolated.
+TEST(CycleModel, ExtrapolatedEndByHand) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> retired = {{300, 50}, {100, 50}, {200, 50}, {100, 50}, {300, 50}, {200, 50}};
+  EXPECT_EQ(timing::extrapolated_end(retired, 2, 3, 10), 500u);
+  EXPECT_EQ(timing::extrapolated_end(retired, 2, 3, 11), 600u);
+  EXPECT_EQ(timing::extrapolated_end(retired, 2, 3, 12), 600u);
+  EXPECT_EQ(timing::extrapolated_end(retired, 2, 3, 13), 700u);
+  retired[4].second = 51;  // 1% above 50 is 50.5: 51 is beyond
+  EXPECT_EQ(timing::extrapolated_end(retired, 2, 3, 11), 0u);
+}
+
 // s_endpgm does not cut the last MFMA short: the wave (and the dispatch) ends
 // when the matrix core is done, the arch table's cycles after its issue.
 TEST(CycleModel, TheLastMfmaDrainsBeforeTheWaveEnds) {

@@ -73,10 +73,14 @@ void print_timing_text(const TimedRun& t) {
               static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.wave_instructions));
   std::printf("%s", pass_note(t.kernel, t.before).c_str());
   if (r.sampled_xcds)
-    std::printf("  sampled: XCD 0 simulated in full (%llu workgroups on %d CUs), the other %d XCDs taken to be like it; "
-                "totals scaled by %.3f (--full simulates every XCD)\n",
+    std::printf("  sampled: XCD 0 simulated (%llu workgroups on %d CUs), the other %d XCDs taken to be like it; "
+                "totals scaled by %.3f (--full simulates everything)\n",
                 static_cast<unsigned long long>(r.simulated_workgroups), r.cus_used, r.xcds - r.sampled_xcds,
                 r.sample_scale);
+  if (r.fast_forwarded)
+    std::printf("  fast-forward: its workgroups are alike; simulated to cycle %llu, the remaining rounds at the timed "
+                "rounds' rate\n",
+                static_cast<unsigned long long>(r.simulated_cycles));
   const double s = r.seconds();
   std::printf("  %llu cycles = %.3f us at %.0f MHz (the clock under load, %s; launch %llu cycles)",
               static_cast<unsigned long long>(r.cycles), s * 1e6, r.clock_mhz, r.clock_status.c_str(),
@@ -179,6 +183,8 @@ std::string timing_json(const TimedRun& t) {
             {"clock_mhz", r.clock_mhz},
             {"clock_status", r.clock_status},
             {"sampled", r.sampled_xcds > 0},
+            {"fast_forwarded", r.fast_forwarded},
+            {"simulated_cycles", r.fast_forwarded ? r.simulated_cycles : r.cycles},
             {"simulated_workgroups", r.sampled_xcds ? r.simulated_workgroups : r.workgroups},
             {"launch_cycles", r.launch_cycles},
             {"tflops", s > 0 ? work_flops(t) / s / 1e12 : 0},

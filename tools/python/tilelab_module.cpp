@@ -230,6 +230,8 @@ py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
   d["sampled"] = r.sampled_xcds > 0;
   d["simulated_workgroups"] = r.sampled_xcds ? r.simulated_workgroups : r.workgroups;
   d["sample_scale"] = r.sample_scale;
+  d["fast_forwarded"] = r.fast_forwarded;
+  d["simulated_cycles"] = r.fast_forwarded ? r.simulated_cycles : r.cycles;
   d["tflops"] = r.seconds() > 0 ? r.mfma_flops / r.seconds() / 1e12 : 0.0;
   d["cus"] = r.cus;
   d["cus_used"] = r.cus_used;
