@@ -769,7 +769,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // rest is extrapolated (extrapolated_end), else it runs in full.
   constexpr std::uint64_t kRoundsTimed = 3;
   const std::uint64_t capacity = units.size() * static_cast<std::uint64_t>(per_cu);
-  bool fast_forward = sampled && workgroups_total_ >= (kRoundsTimed + 2) * capacity;
+  bool fast_forward = options_.fast_forward && chip && workgroups_total_ >= (kRoundsTimed + 2) * capacity;
   std::uint64_t end_extrapolated = 0;
   auto last_report = std::chrono::steady_clock::now();
   try {
@@ -896,7 +896,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
   }
 
-  if (sampled) {
+  if (sampled || end_extrapolated) {
     // Workgroups' worth of work simulated: the retired ones and the parts of
     // those still resident when the fast-forward stopped the run.
     double ran = static_cast<double>(r.simulated_workgroups);
@@ -906,7 +906,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
       per_group /= static_cast<double>(retired_.size());
       ran = static_cast<double>(instructions) / per_group;
     }
-    r.sampled_xcds = simulated_xcds;
+    if (sampled) r.sampled_xcds = simulated_xcds;
     r.workgroups = n;
     scale_totals(r, static_cast<double>(n) / ran, static_cast<double>(workgroups_total_) / ran);
     const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];

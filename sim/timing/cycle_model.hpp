@@ -61,6 +61,10 @@ struct Options {
   // not empty, only dispatches of that kernel are sampled (a pass's earlier
   // kernels run in full, since the later one reads what they wrote).
   bool sample = false;
+  // The fast-forward (the CLI's default with or without `sample`): a regular
+  // grid of at least 5 rounds is timed for 3 and the rest extrapolated
+  // (extrapolated_end below).
+  bool fast_forward = false;
   std::string sample_only;
   std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
   std::function<void(const Progress&)> progress;  // called about once a second

@@ -322,7 +322,7 @@ Sampled sampled_and_full(const std::string& kernel, const std::vector<long long>
   const arch::Arch a = arch::load_arch("gfx950");
   for (bool sample : {true, false}) {
     timing::Options o;
-    o.sample = sample;
+    o.sample = o.fast_forward = sample;
     timing::CycleModel model(a, o);
     kernels::EmulatedRun run = kernels::run_emulated(kernel, "gfx950", shape, 1, TILELAB_CODE_OBJECTS,
                                                      [&](emu::Emulator& e) { model.attach(e); },

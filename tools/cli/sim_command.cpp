@@ -169,12 +169,17 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
   w.finish();
 }
 
-// Progress on stderr for a terminal: workgroups done, the CU's cycle, the rate.
-void show_progress(const timing::Progress& p) {
-  std::fprintf(stderr, "\r  timing: %llu/%llu workgroups, cycle %llu, %.2f M wave-instructions/s   ",
+// Progress on stderr for a terminal: workgroups done (of those simulated),
+// simulated microseconds, the rate, and the time left at that pace (an upper
+// bound when the fast-forward will stop the run early).
+void show_progress(const timing::Progress& p, double clock_mhz) {
+  const double done = static_cast<double>(p.workgroups_done), all = static_cast<double>(p.workgroups);
+  std::string left = "?";
+  if (done > 0 && all > done) left = std::to_string(static_cast<long long>(p.seconds * (all - done) / done + 0.5)) + " s";
+  std::fprintf(stderr, "\r  timing: %llu/%llu workgroups, %.1f us simulated, %.2f M wave-instructions/s, about %s left   ",
                static_cast<unsigned long long>(p.workgroups_done), static_cast<unsigned long long>(p.workgroups),
-               static_cast<unsigned long long>(p.cycles),
-               p.seconds > 0 ? static_cast<double>(p.wave_instructions) / p.seconds / 1e6 : 0.0);
+               clock_mhz > 0 ? static_cast<double>(p.cycles) / clock_mhz : 0.0,
+               p.seconds > 0 ? static_cast<double>(p.wave_instructions) / p.seconds / 1e6 : 0.0, left.c_str());
   std::fflush(stderr);
 }
 
@@ -182,13 +187,14 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
               const po::variables_map& vm) {
   timing::Options options;
   options.cus = vm["cus"].as<int>();
-  options.sample = !vm.count("full") && !vm.count("functional");  // a functional check needs every workgroup
+  options.fast_forward = !vm.count("full") && !vm.count("functional");  // a functional check needs every workgroup
+  options.sample = options.fast_forward && !vm.count("all-xcds");
   options.sample_only = spec.name;  // a pass's earlier kernels write what the spec's kernel reads
   const bool progress = !vm.count("quiet") && isatty(2);
   bool shown = false;
   if (progress)
     options.progress = [&](const timing::Progress& p) {
-      show_progress(p);
+      show_progress(p, a.timing.clock_mhz);
       shown = true;
     };
   timing::CycleModel model(a, options);  // refuses an arch without timing figures before any work
@@ -251,7 +257,8 @@ int run_code_object(const po::variables_map& vm) {
     if (vm.count("timing")) {
       timing::Options o;
       o.cus = vm["cus"].as<int>();
-      o.sample = !vm.count("full") && !vm.count("save");  // saved buffers need every workgroup
+      o.fast_forward = !vm.count("full") && !vm.count("save");  // saved buffers need every workgroup
+      o.sample = o.fast_forward && !vm.count("all-xcds");
       model.emplace(a, o);
     }
     hw::EmuDevice device(a, [&](emu::Emulator& e) {
@@ -327,10 +334,10 @@ int run_sim(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
-      "       tilelab sim KERNEL --timing [--functional] [--full] [--cus N] [--top N] [--quiet] (other options as above)\n"
+      "       tilelab sim KERNEL --timing [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] in both modes\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
-      "                  [--arch A] [--cus N] [--full] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
+      "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -368,8 +375,12 @@ int run_sim(const std::vector<std::string>& args) {
       "in full (its 32 CUs, its L2, workgroups 0, 8, 16 ...) with 1/8 of the MALL and\n"
       "HBM and takes the other XCDs to be like it (about 8x faster; the report says\n"
       "so and scales the totals; the output is then incomplete, so the reference is\n"
-      "not checked).  --full simulates every XCD (use it when workgroups wait on each\n"
-      "other).  With --functional as well the run is full and a wrong result fails it.\n"
+      "not checked).  A regular grid (every workgroup the same instructions) of 5\n"
+      "rounds or more is timed for 3 rounds and the rest extrapolated (fast-forward).\n"
+      "--all-xcds simulates every XCD but keeps the fast-forward (for orders that\n"
+      "share data between XCDs, whose HBM traffic one XCD overstates); --full\n"
+      "simulates every workgroup (use it when workgroups wait on each other).  With\n"
+      "--functional as well the run is full and a wrong result fails it.\n"
       "\n"
       "--wait SECONDS (default 60): how long --out waits for another writer of the\n"
       "store; a run id the store already has is refused before the run.\n"
@@ -389,7 +400,7 @@ int run_sim(const std::vector<std::string>& args) {
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("cus", po::value<int>()->default_value(0), "")(
+  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(

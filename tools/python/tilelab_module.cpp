@@ -673,6 +673,7 @@ PYBIND11_MODULE(_tilelab, m) {
       a = arch::load_arch(arch_name);
       timing::Options o;
       o.cus = cus;
+      o.fast_forward = !full;
       o.sample = !full;
       o.sample_only = kernel;
       model = std::make_unique<timing::CycleModel>(*a, o);
