@@ -1,5 +1,7 @@
 #include "kernels/launch_file.hpp"
 
+#include <charconv>
+
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -60,12 +62,17 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
   a.key = key;
   const isa::KernelArg* meta = nullptr;
   if (!key.empty() && key[0] == '@') {
-    std::uint32_t off = 0;
-    try {
-      off = static_cast<std::uint32_t>(std::stoul(key.substr(1)));
-    } catch (const std::exception&) {
+    // Digits only, and within the 32 bits of a kernarg offset (stoul took
+    // "@4294967296" as 0 and "@1x" as 1).
+    std::uint64_t wide = 0;
+    const char* first = key.data() + 1;
+    const char* last = key.data() + key.size();
+    const auto [end, ec] = std::from_chars(first, last, wide);
+    if (first == last || ec == std::errc::invalid_argument || end != last)
       fail(file, &node, "'" + key + "': an offset is written @N");
-    }
+    if (ec == std::errc::result_out_of_range || wide > 0xffffffffull)
+      fail(file, &node, "'" + key + "': the offset is beyond 32 bits");
+    const std::uint32_t off = static_cast<std::uint32_t>(wide);
     for (const auto& m : k.args)
       if (m.offset == off && m.value_kind.rfind("hidden_", 0) != 0) meta = &m;
     if (!meta) fail(file, &node, "kernel " + k.name + " has no argument at offset " + std::to_string(off));
@@ -116,6 +123,10 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
       // A relative path is the launch file's neighbour, wherever tilelab runs from.
       if (std::filesystem::path(a.file).is_relative())
         a.file = (std::filesystem::path(file).parent_path() / a.file).lexically_normal().string();
+      // Only a regular file: a folder would read as zeros, a FIFO block forever.
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(a.file, ec))
+        fail(file, b, "'" + a.file + "' is not a regular file");
       std::ifstream probe(a.file, std::ios::binary);
       if (!probe) fail(file, b, "cannot read '" + a.file + "'");
     } else if (a.fill != "zeros") {

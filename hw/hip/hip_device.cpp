@@ -21,9 +21,17 @@ struct Runtime {
 
   Runtime() {
     std::vector<std::string> tried;
-    if (const char* own = std::getenv("TILELAB_HIP_LIBRARY"); own && *own) tried.push_back(own);
+    if (const char* own = std::getenv("TILELAB_HIP_LIBRARY"); own && *own) {
+      // The user's library or nothing: falling back to another would time a runtime they did not ask for.
+      lib = dlopen(own, RTLD_NOW | RTLD_LOCAL);
+      if (!lib) {
+        const char* why = dlerror();
+        throw NoDevice(std::string("TILELAB_HIP_LIBRARY=") + own + ": cannot load it (" + (why ? why : "dlopen failed") + ")");
+      }
+      path = own;
+    }
     for (const char* name : {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so", "/opt/rocm/lib/libamdhip64.so"})
-      tried.push_back(name);
+      if (!lib) tried.push_back(name);
     std::string errors;
     for (const std::string& name : tried) {
       lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -171,6 +171,18 @@ launch_refused grid0 2 "grid0.toml:4: grid values must be integers from 1 to 2^3
   sed 's/^grid = \[16, 1, 1\]/grid = [0, 1, 1]/'
 launch_refused pointer_value 2 "pointer_value.toml:9: argument 'in' is a buffer: give buffer = { ... } (or value = 0, a null pointer)" \
   sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 5/' | grep -v '^save = true'"
+# Issue 24 (16, 11): an offset beyond 32 bits is not offset 0; a fill file that
+# is a folder or a FIFO is refused (it read as zeros, or blocked forever).
+launch_refused offset_wide 2 "offset_wide.toml:19: '@4294967332': the offset is beyond 32 bits" \
+  sed 's/^\[args."@36"\]/[args."@4294967332"]/'
+launch_refused offset_text 2 "'@36x': an offset is written @N" \
+  sed 's/^\[args."@36"\]/[args."@36x"]/'
+mkdir -p "$tmp/a_folder"
+launch_refused fill_folder 2 "is not a regular file" \
+  sed "s|^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }|buffer = { bytes = 4000, fill = \"file\", path = \"$tmp/a_folder\" }|"
+mkfifo "$tmp/a_fifo"
+launch_refused fill_fifo 2 "a_fifo' is not a regular file" \
+  sed "s|^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }|buffer = { bytes = 4000, fill = \"file\", path = \"$tmp/a_fifo\" }|"
 # value = 0 is a null pointer: accepted, and the kernel's first load through it is the error.
 launch_refused null_in 1 "global load of 4 bytes at 0x0 (lane 0) is outside every buffer" \
   sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 0/' | sed '10d'"

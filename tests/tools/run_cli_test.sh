@@ -66,6 +66,15 @@ check "arch mismatch message" "error: the code object is built for gfx950, the d
 run run "$handwritten" --launch "$launch" --device hip --reps 2 --no-flush
 check "hip launch file exit" 0 "$rc"
 contains "hip launch file check" "  check: none (no reference: a launch file's buffers are saved, not judged)" "$out"
+# Issue 24 (17): a library named by TILELAB_HIP_LIBRARY that does not load is
+# named (no fall-back to another runtime); a negative ordinal is a usage error.
+run run rmsnorm_bf16 --device hip --ordinal -1
+check "negative ordinal exit" 2 "$rc"
+contains "negative ordinal message" "--ordinal takes a GPU's number, 0 or more" "$err"
+export TILELAB_HIP_LIBRARY=$tmp/nonexistent.so
+run run rmsnorm_bf16 --device hip
+check "unloadable HIP library exit" 3 "$rc"
+contains "unloadable HIP library message" "error: TILELAB_HIP_LIBRARY=$tmp/nonexistent.so: cannot load it (" "$err"
 unset TILELAB_HIP_LIBRARY
 
 # Debian's libamdhip64 (libamdhip64-dev) on a machine without an AMD GPU.

@@ -493,13 +493,37 @@ TEST(RocprofThreadTrace, StatsFileGivesThePerPcColumns) {
             stats + ":4: Vaddr 4120 is not in " + t.file("att/ui_output_agent_1_dispatch_10") + "/code.json");
 }
 
+// Issue 24 (4): numbers in names beyond their types and a wave file that is a
+// symlink loop are one line each, not std::stoull / std::stoi / filesystem_error.
+TEST(RocprofThreadTrace, HostileNamesAreOneLine) {
+  TempDir t;
+  const std::string huge = t.file("ui_output_agent_99999999999999999999999_dispatch_10");
+  fs::copy(kData + "att/ui_output_agent_1_dispatch_10", huge, fs::copy_options::recursive);
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(huge); }),
+            huge + ": the agent number 99999999999999999999999 is beyond 64 bits");
+  const std::string dir = t.file("ui_output_agent_1_dispatch_10");
+  fs::copy(kData + "att/ui_output_agent_1_dispatch_10", dir, fs::copy_options::recursive);
+  std::string names = slurp(dir + "/filenames.json");
+  const std::size_t at = names.find("se0_sm1_sl0_wv0.json");
+  ASSERT_NE(at, std::string::npos);
+  names.replace(at, 20, "se99999999999_sm1_sl0_wv0.json");
+  std::ofstream(dir + "/filenames.json", std::ios::trunc) << names;
+  fs::rename(dir + "/se0_sm1_sl0_wv0.json", dir + "/se99999999999_sm1_sl0_wv0.json");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
+            dir + "/se99999999999_sm1_sl0_wv0.json: shader engine 99999999999 is out of range (0-1024)");
+  fs::remove(dir + "/se99999999999_sm1_sl0_wv0.json");
+  fs::create_symlink("se99999999999_sm1_sl0_wv0.json", dir + "/se99999999999_sm1_sl0_wv0.json");  // a loop
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
+            dir + "/se99999999999_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing or not a regular file");
+}
+
 TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {
   TempDir t;
   const std::string dir = t.file("ui_output_agent_1_dispatch_10");
   fs::copy(kData + "att/ui_output_agent_1_dispatch_10", dir, fs::copy_options::recursive);
   fs::remove(dir + "/se0_sm1_sl0_wv0.json");
   EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
-            dir + "/se0_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing");
+            dir + "/se0_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing or not a regular file");
   fs::copy(kData + "att/ui_output_agent_1_dispatch_10/se0_sm1_sl0_wv0.json", dir + "/se0_sm1_sl0_wv0.json");
   std::string code = slurp(dir + "/code.json");
   code.replace(code.find("\"s_endpgm\", 0, 3"), 16, "\"s_endpgm\", 0, 9");

@@ -259,6 +259,7 @@ int run_run(const std::vector<std::string>& args) {
   o.code_object_dir = vm["code-objects"].as<std::string>();
   if (o.reps < 0 || o.reps > 100000 || o.warmup < 0 || o.warmup > 100000)
     return usage_error("run", "--reps and --warmup take 0 to 100000");
+  if (vm["ordinal"].as<int>() < 0) return usage_error("run", "--ordinal takes a GPU's number, 0 or more");
   const bool code_object = names_code_object(target);
   if (code_object && !vm.count("launch")) return usage_error("run", "a code object needs --launch L.toml");
   if (!code_object && vm.count("launch")) return usage_error("run", "--launch is for a code object, not a kernel of the suite");

@@ -183,6 +183,61 @@ void show_progress(const timing::Progress& p, double clock_mhz) {
   std::fflush(stderr);
 }
 
+// A suite kernel's shape when none is given: the smallest example (emulation
+// costs about a microsecond per wave-instruction).
+std::vector<long long> default_shape(const kernels::KernelSpec& spec) {
+  std::vector<long long> shape = spec.example_shapes.front();
+  auto size = [](const std::vector<long long>& s) {
+    long double p = 1;
+    for (long long x : s) p *= static_cast<long double>(x);
+    return p;
+  };
+  for (const auto& s : spec.example_shapes)
+    if (size(s) < size(shape)) shape = s;
+  return shape;
+}
+
+// `sim --timing --summary`: one row per suite kernel built for the arch, at its
+// default shape (the spec's first example, as `check --summary` uses), on the
+// whole GPU (sampled and fast-forwarded where the grid allows, as a single
+// run is).
+int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
+  std::printf("%-26s %-30s %10s %10s %14s  %-14s %6s %6s %6s %7s %9s  %s\n", "kernel", "shape", "cycles", "us",
+              "TFLOP/s|GB/s", "limiter", "MFMA%", "VALU%", "LDS%", "L2 hit", "HBM MB", "reference");
+  int status = kOk;
+  for (const std::string& name : kernels::emulated_kernels()) {
+    const kernels::KernelSpec& spec = kernels::find_spec(name);
+    if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end()) continue;
+    const std::vector<long long>& shape = spec.example_shapes.front();
+    timing::Options o;
+    o.cus = vm["cus"].as<int>();
+    o.sample = o.fast_forward = !vm.count("full");
+    o.sample_only = spec.name;
+    timing::CycleModel model(a, o);
+    const kernels::EmulatedRun run = kernels::run_emulated(
+        spec.name, a.name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>(),
+        [&](emu::Emulator& e) { model.attach(e); }, [&] { return !model.result().sampled_xcds; });
+    const timing::TimingResult& r = model.result();
+    const double sec = r.seconds();
+    char rate[32];
+    if (r.mfma_flops > 0) std::snprintf(rate, sizeof rate, "%.1f TF", sec > 0 ? r.mfma_flops / sec / 1e12 : 0.0);
+    else std::snprintf(rate, sizeof rate, "%.0f GB/s", sec > 0 ? static_cast<double>(r.global_bytes) / sec / 1e9 : 0.0);
+    const double l2 = r.chip.l2_requests ? 100.0 * static_cast<double>(r.chip.l2_hits) / static_cast<double>(r.chip.l2_requests) : 0;
+    const char* ref = !run.checked ? "sampled" : run.pass ? "PASS" : "FAIL";
+    if (run.checked && !run.pass) status = kFailed;
+    if (r.hazard_count) status = kFailed;
+    std::printf("%-26s %-30s %10llu %10.2f %14s  %-14s %6.1f %6.1f %6.1f %6.1f%% %9.2f  %s%s\n", spec.name.c_str(),
+                shape_text(spec, shape).c_str(), static_cast<unsigned long long>(r.cycles), sec * 1e6, rate,
+                r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(), l2,
+                static_cast<double>(r.hbm_bytes) / 1e6, ref, r.hazard_count ? " (hazards)" : "");
+  }
+  std::string clock = "assumed";
+  for (const arch::TimingFigure& f : a.timing.figures)
+    if (f.name == "clock_mhz") clock = arch::to_string(f.status);
+  std::printf("(%s, the whole GPU, at %.0f MHz: the clock under load, %s)\n", a.name.c_str(), a.timing.clock_mhz, clock.c_str());
+  return status;
+}
+
 int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
               const po::variables_map& vm) {
   timing::Options options;
@@ -334,6 +389,8 @@ int run_sim(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
+      "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
+      "                  its default shape (as check --summary) on the whole GPU; minutes\n"
       "       tilelab sim KERNEL --timing [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] in both modes\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
@@ -400,7 +457,7 @@ int run_sim(const std::vector<std::string>& args) {
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("cus", po::value<int>()->default_value(0), "")(
+  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
@@ -426,6 +483,16 @@ int run_sim(const std::vector<std::string>& args) {
   }
   if (vm.count("launch") || vm.count("save"))
     return usage_error("sim", "--launch and --save go with a code object (FILE.co or FILE.hsaco), not a suite kernel");
+  if (vm.count("summary")) {
+    if (!vm.count("timing") || vm.count("target") || vm.count("functional") || vm.count("shape") || vm.count("out") || vm.count("json"))
+      return usage_error("sim", "--summary goes with --timing alone (every suite kernel at its default shape)");
+    try {
+      return run_timed_summary(arch::load_arch(vm["arch"].as<std::string>()), vm);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kFailed;
+    }
+  }
   if (!vm.count("target")) {
     std::string names;
     for (const auto& k : kernels::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
@@ -439,19 +506,7 @@ int run_sim(const std::vector<std::string>& args) {
     const kernels::KernelSpec& spec = kernels::find_spec(vm["target"].as<std::string>());
     const std::string arch_name = vm["arch"].as<std::string>();
     const arch::Arch a = arch::load_arch(arch_name);
-    std::vector<long long> shape;
-    if (vm.count("shape")) {
-      shape = parse_shape(vm["shape"].as<std::string>());
-    } else {  // the smallest example: emulation costs about a microsecond per wave-instruction
-      shape = spec.example_shapes.front();
-      auto size = [](const std::vector<long long>& s) {
-        long double p = 1;
-        for (long long x : s) p *= static_cast<long double>(x);
-        return p;
-      };
-      for (const auto& s : spec.example_shapes)
-        if (size(s) < size(shape)) shape = s;
-    }
+    const std::vector<long long> shape = vm.count("shape") ? parse_shape(vm["shape"].as<std::string>()) : default_shape(spec);
     if (vm.count("out")) {  // a run id already in the store is refused before the work, not after
       const std::string id = vm["run-id"].as<std::string>();
       traces::check_new_run(vm["out"].as<std::string>(),

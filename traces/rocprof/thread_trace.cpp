@@ -1,5 +1,7 @@
 #include "traces/rocprof/thread_trace.hpp"
 
+#include <charconv>
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -42,6 +44,15 @@ const std::vector<std::string>& trace_category_names() {
   return names;
 }
 
+// A number of the trace's names, digits only, as an unsigned 64-bit value.
+static std::uint64_t folder_number(const std::string& where, const std::string& digits, const char* what) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size())
+    throw FormatError(where + ": the " + std::string(what) + " number " + digits + " is beyond 64 bits");
+  return v;
+}
+
 ThreadTrace read_thread_trace(const std::string& folder) {
   ThreadTrace t;
   t.folder = folder;
@@ -50,8 +61,8 @@ ThreadTrace read_thread_trace(const std::string& folder) {
   const std::string base = fs::path(folder).filename().string();
   if (!std::regex_match(base, m, name))
     throw FormatError(folder + ": not a decoded thread trace (expected ui_output_agent_<A>_dispatch_<D>)");
-  t.agent = std::stoull(m[1]);
-  t.dispatch = std::stoull(m[2]);
+  t.agent = folder_number(folder, m[1], "agent");
+  t.dispatch = folder_number(folder, m[2], "dispatch");
 
   // code.json: [ISA, 0, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle]; "; name" rows name the kernel.
   const std::string code_path = (fs::path(folder) / "code.json").string();
@@ -110,7 +121,9 @@ ThreadTrace read_thread_trace(const std::string& folder) {
 
   for (const std::string& file : wave_files) {
     const std::string path = (fs::path(folder) / fs::path(file).filename()).string();
-    if (!fs::exists(path)) throw FormatError(path + ": listed in " + names_path + " but missing");
+    std::error_code missing;
+    if (!fs::is_regular_file(path, missing))  // a symlink loop or a folder is not a wave file
+      throw FormatError(path + ": listed in " + names_path + " but missing or not a regular file");
     with_json(path, [&](element doc) {
       object w = doc["wave"];
       TraceWave wave;
@@ -121,7 +134,11 @@ ThreadTrace read_thread_trace(const std::string& folder) {
       wave.end = int_of(w["end"]);
       static const std::regex se_of(R"(se(\d+)_)");
       std::smatch s;
-      if (std::regex_search(file, s, se_of)) wave.se = std::stoi(s[1]);
+      if (std::regex_search(file, s, se_of)) {
+        const std::uint64_t se = folder_number(path, s[1], "shader engine");
+        if (se > 1024) throw FormatError(path + ": shader engine " + std::string(s[1]) + " is out of range (0-1024)");
+        wave.se = static_cast<int>(se);
+      }
       for (element i : array(w["instructions"])) {
         array r = i;
         TraceInstruction x;
