@@ -114,6 +114,9 @@ run sim gemm_bf16 --timing --shape 100,128,64
 check "timing bad shape exit" 2 "$rc"
 run sim gemm_bf16 --timing --cus -1
 check "timing bad cus exit" 2 "$rc"
+run sim gemm_bf16 --timing --summary
+check "timing summary with a kernel exit" 2 "$rc"
+contains "timing summary with a kernel message" "--summary goes with --timing alone" "$err"
 
 # A run has a budget: one byte of gemm_bf16 changed (offset 3956 set to 0x1d)
 # turns a branch into an endless loop; both modes stop with one line, exit 1,
