@@ -85,6 +85,13 @@ void LineCache::invalidate(std::uint64_t line) {
     if (set[w].line == line) set[w] = Way{};
 }
 
+std::vector<std::uint64_t> LineCache::take_dirty() {
+  std::vector<std::uint64_t> out;
+  for (Way& w : lines_)
+    if (w.line != ~0ull && w.dirty) out.push_back(w.line), w.dirty = false;
+  return out;
+}
+
 bool LineCache::holds(std::uint64_t line) const {
   const Way* set = &lines_[set_of(line)];
   for (int w = 0; w < ways_; ++w)
@@ -110,14 +117,26 @@ ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
                         std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
                                                        BandwidthCalendar(m_.l2_write_bytes_per_clock)),
                         BandwidthCalendar(m_.fabric_bytes_per_clock)});
-  mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels),
-                        BandwidthCalendar(m_.mall_channel_bytes_per_clock * share));
-  hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) * share / m_.hbm_stacks));
+  if (share < 1) {
+    // A sampled XCD's share is a pool: which channel or stack its lines live
+    // on decides contention only together with the other XCDs' traffic, which
+    // a sampled run does not see (a kernel's rows split over XCDs often land
+    // each XCD's lines on a few stacks, which the others' lines fill up).
+    mall_channels_.assign(1, BandwidthCalendar(m_.mall_channel_bytes_per_clock * m_.mall_channels * share));
+    hbm_.assign(1, BandwidthCalendar(arch::hbm_bytes_per_clock(a) * share));
+  } else {
+    mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels), BandwidthCalendar(m_.mall_channel_bytes_per_clock));
+    hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) / m_.hbm_stacks));
+  }
 }
 
 int ChipMemory::hbm_stack(std::uint64_t line) const {
   return static_cast<int>((line * static_cast<std::uint64_t>(line_bytes_) / static_cast<std::uint64_t>(m_.hbm_interleave_bytes)) %
                           static_cast<std::uint64_t>(m_.hbm_stacks));
+}
+
+BandwidthCalendar& ChipMemory::hbm_of(std::uint64_t line) {
+  return hbm_[static_cast<std::size_t>(hbm_stack(line)) % hbm_.size()];
 }
 
 // An L2 miss: over the XCD's link to the memory-side MALL (its channels sit
@@ -138,7 +157,7 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
   }
   ++c.mall_misses;
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
-  t = std::max(t, hbm_[static_cast<std::size_t>(stack)].reserve(cycle, line_bytes_));
+  t = std::max(t, hbm_of(line).reserve(cycle, line_bytes_));
   return t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
 }
 
@@ -149,7 +168,7 @@ void ChipMemory::write_back(int xcd, std::uint64_t cycle, std::uint64_t line) {
   ++c.ea_write_requests;
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
-  hbm_[static_cast<std::size_t>(hbm_stack(line))].reserve(cycle, line_bytes_);
+  hbm_of(line).reserve(cycle, line_bytes_);
   mall_.invalidate(line);
 }
 
@@ -172,6 +191,33 @@ std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t li
   ++c.l2_reads;
   const std::uint64_t delivered = x.read[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
   return o.hit ? delivered : std::max(delivered, from_memory(xcd, cycle, line));
+}
+
+std::uint64_t ChipMemory::l2_lines() const {
+  return static_cast<std::uint64_t>(m_.l2_bytes) / static_cast<std::uint64_t>(line_bytes_);
+}
+
+std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint64_t cycle, double dirty_scale) {
+  std::uint64_t done = cycle, lines = 0;
+  for (std::size_t x = 0; x < xcds_.size(); ++x) {
+    ChipCounters& c = xcd_counters_[x];
+    auto write = [&](std::uint64_t line) {
+      ++c.l2_writebacks, ++c.ea_write_requests, ++lines;
+      c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+      const std::uint64_t link = xcds_[x].link.reserve(cycle, line_bytes_);
+      done = std::max({done, link, hbm_of(line).reserve(cycle, line_bytes_)});
+    };
+    const std::vector<std::uint64_t> dirty = xcds_[x].l2.take_dirty();
+    for (std::uint64_t line : dirty) {
+      write(line);
+      mall_.invalidate(line);
+    }
+    // Lines the unsimulated rounds would have left dirty: consecutive line
+    // numbers, so that they spread over the stacks as a stream does.
+    const double wanted = std::min(static_cast<double>(dirty.size()) * dirty_scale, static_cast<double>(l2_lines()));
+    for (std::uint64_t i = dirty.size(); static_cast<double>(i) < wanted; ++i) write(i);
+  }
+  return {done, lines};
 }
 
 ChipCounters ChipMemory::counters() const {

@@ -53,6 +53,8 @@ class LineCache {
   Outcome access(std::uint64_t line, bool dirty);
   // Drops `line` if present (its data is stale).
   void invalidate(std::uint64_t line);
+  // Every dirty line, in set order; they are clean afterwards.
+  std::vector<std::uint64_t> take_dirty();
   bool holds(std::uint64_t line) const;
 
  private:
@@ -94,11 +96,21 @@ class ChipMemory {
   double hbm_busy() const;
   double fabric_busy() const;
   std::uint64_t bytes_beyond_l1() const { return bytes_beyond_l1_; }
+  // The kernel's end: its release writes every dirty L2 line back (agent-scope
+  // release is buffer_wbl2, chip-facts 5), from `cycle` on, through each
+  // XCD's link to HBM.  Returns the cycle the last write is done (`cycle`
+  // when nothing was dirty) and the lines written, all XCDs together.
+  // `dirty_scale` > 1 (a fast-forwarded run stopped early): the L2s are taken
+  // to hold that many times the dirty lines they hold now, up to their size;
+  // the lines beyond those held are spread over the XCDs and stacks.
+  std::pair<std::uint64_t, std::uint64_t> write_back_at_end(std::uint64_t cycle, double dirty_scale = 1);
+  std::uint64_t l2_lines() const;  // of one XCD's L2
 
  private:
   std::uint64_t from_memory(int xcd, std::uint64_t cycle, std::uint64_t line);
   void write_back(int xcd, std::uint64_t cycle, std::uint64_t line);
   int hbm_stack(std::uint64_t line) const;
+  BandwidthCalendar& hbm_of(std::uint64_t line);  // the line's stack (the pool in a sampled run)
 
   const arch::MemorySystem& m_;
   int line_bytes_, l1_latency_;

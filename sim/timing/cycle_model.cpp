@@ -643,6 +643,31 @@ void scale_totals(TimingResult& r, double counts, double busy) {
 }
 
 
+// The kernel's end after the last wave: the release writes the dirty L2 lines
+// back (ChipMemory::write_back_at_end).  Added after the scaling: it happens
+// once per XCD, not per workgroup, so a sampled run counts it `xcds` times.
+void add_end_write_back(TimingResult& r, ChipMemory& chip, double xcds, int line_bytes, double dirty_scale) {
+  const double hbm_before = chip.hbm_busy(), fabric_before = chip.fabric_busy();
+  const auto [done, lines] = chip.write_back_at_end(r.cycles, dirty_scale);
+  r.hbm_busy += chip.hbm_busy() - hbm_before;
+  r.fabric_busy += chip.fabric_busy() - fabric_before;
+  r.memory_busy = r.hbm_busy;
+  const std::uint64_t chip_lines = static_cast<std::uint64_t>(std::llround(static_cast<double>(lines) * xcds));
+  const std::uint64_t bytes = chip_lines * static_cast<std::uint64_t>(line_bytes);
+  r.end_writeback_lines = chip_lines;
+  r.end_writeback_cycles = done - r.cycles;
+  r.cycles = done;
+  r.chip.l2_writebacks += chip_lines;
+  r.chip.ea_write_requests += chip_lines;
+  r.chip.hbm_bytes += bytes;
+  r.hbm_bytes += bytes;
+  for (Counter& k : r.counters) {
+    if (k.name == "GRBM_GUI_ACTIVE") k.value = static_cast<double>(r.cycles);
+    if (k.name == "TCC_WRITEBACK" || k.name == "TCC_EA0_WRREQ") k.value += static_cast<double>(chip_lines);
+    if (k.name == "HBM_BYTES") k.value += static_cast<double>(bytes);
+  }
+}
+
 }  // namespace
 
 std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
@@ -839,8 +864,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.hbm_busy = chip_memory->hbm_busy();
     r.fabric_busy = chip_memory->fabric_busy();
     r.l2_channels = arch_.memory.l2_channels * simulated_xcds;
-    r.mall_channels = arch_.memory.mall_channels;
-    r.hbm_stacks = arch_.memory.hbm_stacks;
+    r.mall_channels = sampled ? 1 : arch_.memory.mall_channels;  // a sampled XCD's share is one pool
+    r.hbm_stacks = sampled ? 1 : arch_.memory.hbm_stacks;
     r.fabric_links = simulated_xcds;
     r.hbm_bytes = c.hbm_bytes;
     r.memory_busy = r.hbm_busy;  // "global memory" is HBM with the chip model
@@ -896,22 +921,27 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
   }
 
+  // Workgroups' worth of work simulated: the retired ones and the parts of
+  // those still resident when the fast-forward stopped the run.
+  double ran_workgroups = static_cast<double>(r.simulated_workgroups);
+  if (end_extrapolated) {
+    double per_group = 0;
+    for (const auto& x : retired_) per_group += static_cast<double>(x.second);
+    per_group /= static_cast<double>(retired_.size());
+    ran_workgroups = static_cast<double>(instructions) / per_group;
+  }
   if (sampled || end_extrapolated) {
-    // Workgroups' worth of work simulated: the retired ones and the parts of
-    // those still resident when the fast-forward stopped the run.
-    double ran = static_cast<double>(r.simulated_workgroups);
-    if (end_extrapolated) {
-      double per_group = 0;
-      for (const auto& x : retired_) per_group += static_cast<double>(x.second);
-      per_group /= static_cast<double>(retired_.size());
-      ran = static_cast<double>(instructions) / per_group;
-    }
+    const double ran = ran_workgroups;
     if (sampled) r.sampled_xcds = simulated_xcds;
     r.workgroups = n;
     scale_totals(r, static_cast<double>(n) / ran, static_cast<double>(workgroups_total_) / ran);
     const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
     r.waves = n * ((threads + static_cast<std::uint64_t>(arch_.wave_size) - 1) / static_cast<std::uint64_t>(arch_.wave_size));
   }
+
+  if (chip)  // a fast-forwarded run's L2s hold the dirty lines of the rounds it timed: scaled to the rounds it did not
+    add_end_write_back(r, *chip_memory, sampled ? static_cast<double>(xcds) / simulated_xcds : 1.0, arch_.timing.l1_line_bytes,
+                       end_extrapolated ? static_cast<double>(workgroups_total_) / std::max(1.0, ran_workgroups) : 1.0);
 
   // The figures this run stood on that are not public.
   for (const arch::TimingFigure& f : arch_.timing.figures)
@@ -931,7 +961,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.assumptions.push_back("the MALL keeps every line it reads from HBM (its allocation policy is not public)");
     r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
-    r.assumptions.push_back("dirty lines left in the L2s at the end are not written back within the kernel's time");
+    r.assumptions.push_back("the kernel's end releases at agent scope: every dirty L2 line is written back to HBM "
+                            "within the kernel's time [I: the release is buffer_wbl2, chip-facts 5]");
     if (r.fast_forwarded)
       r.assumptions.push_back("fast-forward: the grid's workgroups are alike (same wave-instructions within 1%), so after " +
                               std::to_string(kRoundsTimed) + " rounds of " + std::to_string(capacity) +

@@ -118,6 +118,9 @@ struct TimingResult {
   // stopped at and the rounds it timed; `cycles` is then extrapolated.
   std::uint64_t simulated_cycles = 0;
   bool fast_forwarded = false;
+  // The kernel-end release: dirty L2 lines written back after the last wave
+  // (lines for the whole chip), and the cycles it added to `cycles`.
+  std::uint64_t end_writeback_lines = 0, end_writeback_cycles = 0;
   int cus = 0, cus_used = 0, simds_per_cu = 0;
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;

@@ -109,4 +109,34 @@ TEST(ChipMemory, WriteBackTrafficIsTheEvictedDirtyLines) {
 }
 
 }  // namespace
+// The kernel's end: the dirty lines (and only those) go to HBM.  Two stores
+// and a load on one XCD: 2 lines written back, each 128 B through the
+// 1024 B/clk link and its own HBM stack (lines 0 and 64 are 8 KiB apart: two
+// stacks at the 4 KiB interleave), so both are done within a clock of the
+// start; nothing is dirty afterwards.  Scaled by 3 (a fast-forwarded run),
+// 6 lines go.
+TEST(ChipMemory, KernelEndWritesBackTheDirtyLines) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  {
+    ChipMemory chip(a, 1);
+    chip.request(0, 0, 0, 128, true);
+    chip.request(0, 0, 64, 128, true);
+    chip.request(0, 0, 200, 128, false);
+    const timing::ChipCounters before = chip.counters();
+    const auto [done, lines] = chip.write_back_at_end(10000);
+    EXPECT_EQ(lines, 2u);
+    EXPECT_EQ(chip.counters().l2_writebacks - before.l2_writebacks, 2u);
+    EXPECT_EQ(chip.counters().hbm_bytes - before.hbm_bytes, 256u);
+    EXPECT_LE(done, 10001u);
+    EXPECT_GE(done, 10000u);
+    EXPECT_EQ(chip.write_back_at_end(20000).second, 0u);  // clean now
+  }
+  {
+    ChipMemory chip(a, 1);
+    chip.request(0, 0, 0, 128, true);
+    chip.request(0, 0, 64, 128, true);
+    EXPECT_EQ(chip.write_back_at_end(10000, 3.0).second, 6u);
+  }
+}
+
 }  // namespace tilelab

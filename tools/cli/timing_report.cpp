@@ -100,6 +100,8 @@ void print_timing_text(const TimedRun& t) {
                 rate(c.l2_hits, c.l2_requests), static_cast<unsigned long long>(c.l2_writebacks),
                 rate(c.mall_hits, c.mall_hits + c.mall_misses), static_cast<unsigned long long>(c.mall_hits + c.mall_misses),
                 static_cast<double>(r.hbm_bytes) / 1e6, s > 0 ? static_cast<double>(r.hbm_bytes) / s / 1e9 : 0.0);
+    std::printf("  kernel end: %llu dirty L2 lines written back, %llu cycles after the last wave\n",
+                static_cast<unsigned long long>(r.end_writeback_lines), static_cast<unsigned long long>(r.end_writeback_cycles));
   } else {
     std::printf("\n  limiter: %s   busy: MFMA %.1f%%  VALU %.1f%%  LDS %.1f%%  global memory %.1f%%\n",
                 r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(),
@@ -184,6 +186,8 @@ std::string timing_json(const TimedRun& t) {
             {"clock_status", r.clock_status},
             {"sampled", r.sampled_xcds > 0},
             {"fast_forwarded", r.fast_forwarded},
+            {"end_writeback_lines", r.end_writeback_lines},
+            {"end_writeback_cycles", r.end_writeback_cycles},
             {"simulated_cycles", r.fast_forwarded ? r.simulated_cycles : r.cycles},
             {"simulated_workgroups", r.sampled_xcds ? r.simulated_workgroups : r.workgroups},
             {"launch_cycles", r.launch_cycles},
