@@ -285,6 +285,10 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
   info.time_unit = "cycles";
   info.config_json = Json{{"cus", r.cus},
                           {"clock_mhz", r.clock_mhz},
+                          {"clock_status", r.clock_status},
+                          {"sampled", r.sampled_xcds > 0},
+                          {"fast_forwarded", r.fast_forwarded},
+                          {"simulated_workgroups", r.sampled_xcds || r.fast_forwarded ? r.simulated_workgroups : r.workgroups},
                           {"limiter", r.limiter()},
                           {"pass", t.reference ? Json(t.reference->pass) : Json(nullptr)},
                           {"hazards", r.hazard_count},
