@@ -200,6 +200,16 @@ def test_sim_times_a_kernel_in_the_cycle_model():
     assert "timing" not in t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64))
 
 
+def test_sim_samples_a_grid_that_fills_the_chip():
+    r = t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True)
+    tm = r["timing"]
+    assert tm["sampled"] and r["pass"] is None  # XCD 0 ran: the output is incomplete
+    assert tm["simulated_workgroups"] == 512 and r["workgroups"] == 512 and tm["cus_used"] == 32
+    assert tm["clock_mhz"] == 1590 and tm["clock_status"] == "inferred"
+    with pytest.raises(ValueError, match="cus must be between 0"):
+        t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True, cus=-5)
+
+
 def test_sim_checks_lds_for_races():
     r = t.sim("attention_fwd_d256", "gfx950", shape=(1, 128, 1), seed=2)
     assert r["pass"] and r["lds_races"] == {"count": 0, "first": []}

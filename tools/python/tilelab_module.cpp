@@ -665,6 +665,8 @@ PYBIND11_MODULE(_tilelab, m) {
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, int cus, const std::string& code_objects, bool full) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
+    // The CLI's check (sim --cus): the model would otherwise build that many CUs.
+    if (cus < 0 || cus > 65536) throw py::value_error("cus must be between 0 (the chip's CUs) and 65536");
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
     std::optional<arch::Arch> a;
     std::unique_ptr<timing::CycleModel> model;
