@@ -92,6 +92,12 @@ std::vector<std::uint64_t> LineCache::take_dirty() {
   return out;
 }
 
+std::uint64_t LineCache::valid_lines() const {
+  std::uint64_t n = 0;
+  for (const Way& w : lines_) n += w.line != ~0ull;
+  return n;
+}
+
 bool LineCache::holds(std::uint64_t line) const {
   const Way* set = &lines_[set_of(line)];
   for (int w = 0; w < ways_; ++w)
@@ -207,6 +213,7 @@ std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint6
       const std::uint64_t link = xcds_[x].link.reserve(cycle, line_bytes_);
       done = std::max({done, link, hbm_of(line).reserve(cycle, line_bytes_)});
     };
+    const double valid = static_cast<double>(xcds_[x].l2.valid_lines());
     const std::vector<std::uint64_t> dirty = xcds_[x].l2.take_dirty();
     for (std::uint64_t line : dirty) {
       write(line);
@@ -214,7 +221,8 @@ std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint6
     }
     // Lines the unsimulated rounds would have left dirty: consecutive line
     // numbers, so that they spread over the stacks as a stream does.
-    const double wanted = std::min(static_cast<double>(dirty.size()) * dirty_scale, static_cast<double>(l2_lines()));
+    const double share = valid > 0 ? static_cast<double>(dirty.size()) / valid : 0;
+    const double wanted = std::min(static_cast<double>(dirty.size()) * dirty_scale, static_cast<double>(l2_lines()) * share);
     for (std::uint64_t i = dirty.size(); static_cast<double>(i) < wanted; ++i) write(i);
   }
   return {done, lines};

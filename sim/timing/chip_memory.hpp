@@ -55,6 +55,7 @@ class LineCache {
   void invalidate(std::uint64_t line);
   // Every dirty line, in set order; they are clean afterwards.
   std::vector<std::uint64_t> take_dirty();
+  std::uint64_t valid_lines() const;
   bool holds(std::uint64_t line) const;
 
  private:
@@ -101,8 +102,10 @@ class ChipMemory {
   // XCD's link to HBM.  Returns the cycle the last write is done (`cycle`
   // when nothing was dirty) and the lines written, all XCDs together.
   // `dirty_scale` > 1 (a fast-forwarded run stopped early): the L2s are taken
-  // to hold that many times the dirty lines they hold now, up to their size;
-  // the lines beyond those held are spread over the XCDs and stacks.
+  // to hold that many times the dirty lines they hold now, up to their size
+  // times the share of their lines that is dirty now (an L2 that is still
+  // filling keeps its mix of read and written lines); the lines beyond those
+  // held are spread over the stacks.
   std::pair<std::uint64_t, std::uint64_t> write_back_at_end(std::uint64_t cycle, double dirty_scale = 1);
   std::uint64_t l2_lines() const;  // of one XCD's L2
 
