@@ -203,6 +203,12 @@ std::uint64_t ChipMemory::l2_lines() const {
   return static_cast<std::uint64_t>(m_.l2_bytes) / static_cast<std::uint64_t>(line_bytes_);
 }
 
+bool ChipMemory::l2s_filled(double fraction) const {
+  for (const Xcd& x : xcds_)
+    if (static_cast<double>(x.l2.valid_lines()) < fraction * static_cast<double>(l2_lines())) return false;
+  return true;
+}
+
 std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint64_t cycle, double dirty_scale) {
   std::uint64_t done = cycle, lines = 0;
   for (std::size_t x = 0; x < xcds_.size(); ++x) {

@@ -108,6 +108,7 @@ class ChipMemory {
   // held are spread over the stacks.
   std::pair<std::uint64_t, std::uint64_t> write_back_at_end(std::uint64_t cycle, double dirty_scale = 1);
   std::uint64_t l2_lines() const;  // of one XCD's L2
+  bool l2s_filled(double fraction) const;  // every L2 holds at least that share of its lines
 
  private:
   std::uint64_t from_memory(int xcd, std::uint64_t cycle, std::uint64_t line);

@@ -789,13 +789,16 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // the L2s, the MALL and HBM at about the same simulated time.  The order
   // within a quantum is fixed (CU 0 first): the same inputs give the same run.
   constexpr std::uint64_t kQuantum = 256;
-  // The fast-forward (sampled runs): a grid of at least kRoundsTimed + 2
-  // rounds is timed for kRoundsTimed rounds; if its workgroups are alike the
-  // rest is extrapolated (extrapolated_end), else it runs in full.
-  constexpr std::uint64_t kRoundsTimed = 3;
+  // The fast-forward: a grid of at least kMinRoundsTimed + 2 rounds is timed
+  // until the simulated L2s are nearly full (their steady state: a streaming
+  // kernel's written lines start to be evicted to HBM only then) and at
+  // least kMinRoundsTimed rounds have retired, at most kMaxRoundsTimed; if
+  // its workgroups are alike the rest is extrapolated (extrapolated_end),
+  // else it runs in full.
+  constexpr std::uint64_t kMinRoundsTimed = 3, kMaxRoundsTimed = 8;
   const std::uint64_t capacity = units.size() * static_cast<std::uint64_t>(per_cu);
-  bool fast_forward = options_.fast_forward && chip && workgroups_total_ >= (kRoundsTimed + 2) * capacity;
-  std::uint64_t end_extrapolated = 0;
+  bool fast_forward = options_.fast_forward && chip && workgroups_total_ >= (kMinRoundsTimed + 2) * capacity;
+  std::uint64_t end_extrapolated = 0, rounds_timed = 0;
   auto last_report = std::chrono::steady_clock::now();
   try {
     for (std::uint64_t limit = launch_at + kQuantum;; limit += kQuantum) {
@@ -805,10 +808,16 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
         any = u->advance(limit) || any;
       }
       if (!any) break;
-      if (fast_forward && retired_.size() >= kRoundsTimed * capacity) {
-        end_extrapolated = extrapolated_end(retired_, capacity, kRoundsTimed, workgroups_total_);
-        fast_forward = false;
-        if (end_extrapolated) break;
+      if (fast_forward && retired_.size() >= kMinRoundsTimed * capacity) {
+        const std::uint64_t rounds = retired_.size() / capacity;
+        if (workgroups_total_ < (rounds + 2) * capacity) {
+          fast_forward = false;  // too few rounds left to be worth it: run to the end
+        } else if (rounds >= kMaxRoundsTimed || chip_memory->l2s_filled(0.9)) {
+          rounds_timed = rounds;
+          end_extrapolated = extrapolated_end(retired_, capacity, rounds, workgroups_total_);
+          fast_forward = false;
+          if (end_extrapolated) break;
+        }
       }
       if (options_.progress) {
         const auto t = std::chrono::steady_clock::now();
@@ -965,8 +974,9 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
                             "within the kernel's time [I: the release is buffer_wbl2, chip-facts 5]");
     if (r.fast_forwarded)
       r.assumptions.push_back("fast-forward: the grid's workgroups are alike (same wave-instructions within 1%), so after " +
-                              std::to_string(kRoundsTimed) + " rounds of " + std::to_string(capacity) +
-                              " workgroups the rest follow at the rate of rounds 2-" + std::to_string(kRoundsTimed) +
+                              std::to_string(rounds_timed) + " rounds of " + std::to_string(capacity) +
+                              " workgroups (the L2s nearly full) the rest follow at the rate of rounds 2-" +
+                              std::to_string(rounds_timed) +
                               " (simulated to cycle " + std::to_string(r.simulated_cycles) + ")");
     if (sampled)
       r.assumptions.push_back("sampled: XCD 0 simulated (" + std::to_string(r.simulated_workgroups) + " of " +

@@ -359,16 +359,18 @@ TEST(CycleModel, SampledRunSimulatesXcdZeroAndScales) {
   EXPECT_NEAR(static_cast<double>(r.cycles), static_cast<double>(s.full.cycles), 0.02 * static_cast<double>(s.full.cycles));
 }
 
-// A regular grid of at least 5 rounds on the simulated XCD: 3 rounds are
-// timed, the rest extrapolated; within 2% of the full run.
+// A regular grid of 8 rounds on the simulated XCD: timed until the L2 is
+// nearly full (at least 3 rounds), the rest extrapolated; within 2% of the
+// full run (measured: 1.8% short, the kernel end's dirty lines estimated from
+// the timed rounds' share).
 TEST(CycleModel, FastForwardOfARegularGrid) {
-  const Sampled s = sampled_and_full("rmsnorm_bf16", {12288, 1024});
+  const Sampled s = sampled_and_full("rmsnorm_bf16", {16384, 1024});
   const timing::TimingResult& r = s.sampled;
   ASSERT_TRUE(s.full_run.pass);
   EXPECT_TRUE(r.fast_forwarded);
-  EXPECT_LT(static_cast<double>(r.simulated_cycles), 0.75 * static_cast<double>(r.cycles));  // 6 rounds, about 4 timed
-  EXPECT_LT(r.simulated_workgroups, 1536u);  // of XCD 0's 1536
-  EXPECT_EQ(r.workgroups, 12288u);
+  EXPECT_LT(static_cast<double>(r.simulated_cycles), 0.75 * static_cast<double>(r.cycles));
+  EXPECT_LT(r.simulated_workgroups, 1536u);  // of XCD 0's 2048
+  EXPECT_EQ(r.workgroups, 16384u);
   EXPECT_EQ(r.waves, s.full.waves);
   EXPECT_NEAR(static_cast<double>(r.wave_instructions), static_cast<double>(s.full.wave_instructions),
               0.01 * static_cast<double>(s.full.wave_instructions));
