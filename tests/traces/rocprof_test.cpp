@@ -201,6 +201,14 @@ TEST(RocprofImport, MalformedFilesAreRefusedAndTheStoreIsUntouched) {
   const std::string back = t.write("back_kernel_trace.csv", backwards);
   EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(back); }),
             back + ":2: the dispatch ends (1550151853000000) before it starts (1550151853029637)");
+  // Issue 24 (13): a start at -2^63 and an end at 2^63-1 (the median came out
+  // -1 ns: the duration overflowed) is refused.
+  std::string extreme = trace;
+  extreme.replace(extreme.find("1550151853029637"), 16, "-9223372036854775808");
+  extreme.replace(extreme.find("1550151853042437"), 16, "9223372036854775807");
+  const std::string ext = t.write("ext_kernel_trace.csv", extreme);
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(ext); }),
+            ext + ":2: Start_Timestamp -9223372036854775808 is negative");
   // A database of another schema version.
   std::string v2 = slurp(kData + "rocpd_v3.sql");
   v2.replace(v2.find("('schema_version', '3')"), 23, "('schema_version', '2')");
@@ -515,6 +523,43 @@ TEST(RocprofThreadTrace, HostileNamesAreOneLine) {
   fs::create_symlink("se99999999999_sm1_sl0_wv0.json", dir + "/se99999999999_sm1_sl0_wv0.json");  // a loop
   EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
             dir + "/se99999999999_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing or not a regular file");
+}
+
+// Issue 24 (14): every wave-file field is range-checked against what stores
+// it (cu 70000 was stored as 4464; 1e300 was cast).
+TEST(RocprofThreadTrace, WaveFieldsOutOfRangeAreOneLine) {
+  TempDir t;
+  const std::string dir = t.file("ui_output_agent_1_dispatch_10");
+  const std::string wave = dir + "/se0_sm0_sl0_wv0.json";
+  const std::string original = slurp(kData + "att/ui_output_agent_1_dispatch_10/se0_sm0_sl0_wv0.json");
+  struct Case {
+    std::string from, to, message;
+  };
+  auto field_text = [&](const std::string& key) {
+    const std::size_t at = original.find("\"" + key + "\"");
+    const std::size_t colon = original.find(':', at);
+    const std::size_t end = original.find_first_of(",}", colon);
+    return original.substr(at, end - at);
+  };
+  const Case cases[] = {
+      {field_text("cu"), "\"cu\": 70000", "cu 70000 is out of range (0 to 65535)"},
+      {field_text("cu"), "\"cu\": -3", "cu -3 is out of range (0 to 65535)"},
+      {field_text("simd"), "\"simd\": 300", "simd 300 is out of range (0 to 255)"},
+      {field_text("begin"), "\"begin\": 1e300", "begin: the number "},
+      {field_text("begin"), "\"begin\": 18446744073709551615", "begin: the number 18446744073709551615 is beyond 64-bit signed"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.to);
+    fs::remove_all(dir);
+    fs::copy(kData + "att/ui_output_agent_1_dispatch_10", dir, fs::copy_options::recursive);
+    std::string text = original;
+    ASSERT_NE(text.find(c.from), std::string::npos);
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    std::ofstream(wave, std::ios::trunc) << text;
+    const std::string e = expect_format_error([&] { rocprof::read_thread_trace(dir); });
+    EXPECT_EQ(e.rfind(wave + ": ", 0), 0u) << e;
+    EXPECT_NE(e.find(c.message), std::string::npos) << e;
+  }
 }
 
 TEST(RocprofThreadTrace, MissingWaveFileOrCodeLineIsOneLine) {

@@ -30,7 +30,10 @@ std::uint64_t unsigned_at(const CsvTable& t, std::size_t row, std::size_t column
   return static_cast<std::uint64_t>(v);
 }
 
+// Timestamps are nanoseconds of a monotonic clock: never negative, so that a
+// duration (end - start) cannot overflow.
 void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
+  if (d.start_ns < 0) fail_row(t, row, "Start_Timestamp " + std::to_string(d.start_ns) + " is negative");
   if (d.end_ns < d.start_ns) fail_row(t, row, "the dispatch ends (" + std::to_string(d.end_ns) + ") before it starts (" +
                                                   std::to_string(d.start_ns) + ")");
 }
@@ -293,9 +296,9 @@ Profile read_rocpd(const std::string& path) {
         d.kernel = text(st, 1);
         d.start_ns = sqlite3_column_int64(st, 2);
         d.end_ns = sqlite3_column_int64(st, 3);
-        if (d.end_ns < d.start_ns)
+        if (d.start_ns < 0 || d.end_ns < d.start_ns)
           throw FormatError(path + ": rocpd_kernel_dispatch, dispatch " + std::to_string(d.dispatch_id) +
-                            ": ends before it starts");
+                            (d.start_ns < 0 ? ": starts at a negative time" : ": ends before it starts"));
         for (int i = 0; i < 3; ++i) {
           d.grid[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(sqlite3_column_int64(st, 4 + i));
           d.workgroup[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(sqlite3_column_int64(st, 7 + i));

@@ -1,6 +1,7 @@
 #include "traces/rocprof/thread_trace.hpp"
 
 #include <charconv>
+#include <cmath>
 
 #include <simdjson.h>
 
@@ -30,11 +31,33 @@ void with_json(const std::string& path, F f) {
   }
 }
 
+// A JSON number as a 64-bit integer: a fraction, or a value beyond int64
+// (1e300, 2^64 - 1), is refused rather than cast (the cast wrapped or was
+// undefined).
 std::int64_t int_of(element e) {
   if (e.is_int64()) return e.get_int64().value();
-  if (e.is_uint64()) return static_cast<std::int64_t>(e.get_uint64().value());
-  return static_cast<std::int64_t>(e.get_double().value());
+  if (e.is_uint64()) throw FormatError("the number " + std::to_string(e.get_uint64().value()) + " is beyond 64-bit signed");
+  const double d = e.get_double().value();
+  if (!(d >= -0x1p63 && d < 0x1p63) || d != std::floor(d))
+    throw FormatError("the number " + std::to_string(d) + " is not a 64-bit integer");
+  return static_cast<std::int64_t>(d);
 }
+
+// A field of a wave file within the range of what stores it.
+std::int64_t field(const std::string& path, const char* name, element e, std::int64_t lo, std::int64_t hi) {
+  std::int64_t v = 0;
+  try {
+    v = int_of(e);
+  } catch (const FormatError& x) {
+    throw FormatError(path + ": " + name + ": " + x.what());
+  }
+  if (v < lo || v > hi)
+    throw FormatError(path + ": " + name + " " + std::to_string(v) + " is out of range (" + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ")");
+  return v;
+}
+
+constexpr std::int64_t kMaxTime = std::int64_t{1} << 62;  // cycles: differences stay in range
 
 }  // namespace
 
@@ -127,11 +150,12 @@ ThreadTrace read_thread_trace(const std::string& folder) {
     with_json(path, [&](element doc) {
       object w = doc["wave"];
       TraceWave wave;
-      wave.cu = static_cast<int>(int_of(w["cu"]));
-      wave.simd = static_cast<int>(int_of(w["simd"]));
-      wave.slot = static_cast<int>(int_of(w["slot"]));
-      wave.begin = int_of(w["begin"]);
-      wave.end = int_of(w["end"]);
+      // Stored as the store's wave record: cu 16 bits, simd and slot 8 bits.
+      wave.cu = static_cast<int>(field(path, "cu", w["cu"], 0, 65535));
+      wave.simd = static_cast<int>(field(path, "simd", w["simd"], 0, 255));
+      wave.slot = static_cast<int>(field(path, "slot", w["slot"], 0, 255));
+      wave.begin = field(path, "begin", w["begin"], 0, kMaxTime);
+      wave.end = field(path, "end", w["end"], wave.begin, kMaxTime);
       static const std::regex se_of(R"(se(\d+)_)");
       std::smatch s;
       if (std::regex_search(file, s, se_of)) {
@@ -142,10 +166,10 @@ ThreadTrace read_thread_trace(const std::string& folder) {
       for (element i : array(w["instructions"])) {
         array r = i;
         TraceInstruction x;
-        x.time = int_of(r.at(0));
-        x.category = static_cast<int>(int_of(r.at(1)));
-        x.stall = int_of(r.at(2));
-        x.duration = int_of(r.at(3));
+        x.time = field(path, "instruction time", r.at(0), 0, kMaxTime);
+        x.category = static_cast<int>(field(path, "instruction category", r.at(1), 0, 255));
+        x.stall = field(path, "instruction stall", r.at(2), 0, 0xffffffffll);  // stored in 32 bits
+        x.duration = field(path, "instruction duration", r.at(3), 0, kMaxTime);
         const std::int64_t line = int_of(r.at(4));
         const auto it = by_line.find(line);
         if (it == by_line.end())
