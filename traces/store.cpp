@@ -598,6 +598,11 @@ void RunWriter::add_lds(const LdsRecord& l) { impl_->lds->append(&l, 1); }
 void RunWriter::add_pc_stat(const PcStatRecord& s) { impl_->pc_stats->append(&s, 1); }
 
 void RunWriter::add_counter(const std::string& name, double value) {
+  // The record holds 63 bytes and a NUL: a longer name would be cut, and two
+  // names sharing their first 63 bytes would become one.
+  if (name.size() >= sizeof(CounterRecord::name))
+    throw StoreError("counter name '" + name.substr(0, 40) + "...' is " + std::to_string(name.size()) +
+                     " bytes; a store keeps names of at most " + std::to_string(sizeof(CounterRecord::name) - 1));
   CounterRecord c{};
   set_text(c.name, name);
   c.value = value;
