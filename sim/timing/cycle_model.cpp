@@ -642,7 +642,6 @@ void scale_totals(TimingResult& r, double counts, double busy) {
   for (std::uint64_t& x : r.stall_cycles) x = stretched(x);
 }
 
-
 // The kernel's end after the last wave: the release writes the dirty L2 lines
 // back (ChipMemory::write_back_at_end).  Added after the scaling: it happens
 // once per XCD, not per workgroup, so a sampled run counts it `xcds` times.
@@ -930,6 +929,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     add("HBM_BYTES", "bytes (tilelab's name)", static_cast<double>(r.chip.hbm_bytes));
   }
 
+  if (r.mfma_busy > 0) r.mfma_flops_per_busy_clock = r.mfma_flops / r.mfma_busy;  // before any scaling
   // Workgroups' worth of work simulated: the retired ones and the parts of
   // those still resident when the fast-forward stopped the run.
   double ran_workgroups = static_cast<double>(r.simulated_workgroups);

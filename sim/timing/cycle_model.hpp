@@ -125,6 +125,7 @@ struct TimingResult {
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;
   double mfma_flops = 0;                    // 2mnk per MFMA executed
+  double mfma_flops_per_busy_clock = 0;     // of one matrix core, over the run's MFMA mix (the roofline's peak)
   std::uint64_t global_bytes = 0;           // moved beyond the L1s
   double memory_share = 0;                  // bytes per clock each CU got of the chip's memory bandwidth
   // Wave-cycles: every cycle of every wave's life is issuing (one issue slot

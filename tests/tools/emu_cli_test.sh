@@ -117,6 +117,24 @@ check "timing bad cus exit" 2 "$rc"
 run sim gemm_bf16 --timing --summary
 check "timing summary with a kernel exit" 2 "$rc"
 contains "timing summary with a kernel message" "--summary goes with --timing alone" "$err"
+# The roofline: a well-formed SVG with the MFMA peak of gemm_bf16's MFMA mix
+# (16x16x32 bf16: 4096 FLOP/clk per CU x 256 CUs x 1590 MHz = 1667 TFLOP/s),
+# the three bandwidth ceilings and one point per level; a kernel without
+# MFMA work has no roofline (exit 1, no file).
+run sim gemm_bf16 --timing --shape 512,512,512 --quiet --plot "$tmp/roof.svg"
+check "roofline exit" 0 "$rc"
+check "roofline svg" "ok 1667 3 3" "$(/usr/bin/python3 - "$tmp/roof.svg" <<'PY'
+import re, sys, xml.dom.minidom
+text = open(sys.argv[1]).read()
+xml.dom.minidom.parseString(text)
+peak = re.search(r"MFMA peak (\d+) TFLOP/s", text).group(1)
+print("ok", peak, len(re.findall(r"<polyline", text)), len(re.findall(r"<circle", text)))
+PY
+)"
+run sim rmsnorm_bf16 --timing --shape 16,1024 --quiet --plot "$tmp/none.svg"
+check "roofline without MFMA exit" 1 "$rc"
+contains "roofline without MFMA message" "--plot $tmp/none.svg: the run did no MFMA work: a roofline needs its FLOPs" "$err"
+check "roofline without MFMA no file" "absent" "$(test -e "$tmp/none.svg" || echo absent)"
 
 # A run has a budget: one byte of gemm_bf16 changed (offset 3956 set to 0x1d)
 # turns a branch into an endless loop; both modes stop with one line, exit 1,

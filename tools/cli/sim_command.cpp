@@ -26,6 +26,7 @@
 #include "hw/emu/emu_device.hpp"
 #include "kernels/launch_file.hpp"
 #include "sim/isa/code_object.hpp"
+#include "tools/cli/roofline_plot.hpp"
 
 namespace tilelab::cli {
 
@@ -283,6 +284,13 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
     std::string id = vm["run-id"].as<std::string>();
     record_timing(vm["out"].as<std::string>(), id.empty() ? "timing-" + spec.name + "-" + a.name : id, t);
   }
+  if (vm.count("plot")) {
+    const std::string e = write_roofline(vm["plot"].as<std::string>(), *t.timing, a, spec.name + " on " + a.name + ", " + t.shape);
+    if (!e.empty()) {
+      std::cerr << "error: " << e << "\n";
+      return kFailed;
+    }
+  }
   const bool wrong = vm.count("functional") && !r.pass;
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
@@ -342,6 +350,13 @@ int run_code_object(const po::variables_map& vm) {
       if (vm.count("json")) std::cout << timing_json(t) << "\n";
       else print_timing_text(t);
       if (vm.count("out")) record_timing(vm["out"].as<std::string>(), id, t);
+      if (vm.count("plot")) {
+        const std::string e = write_roofline(vm["plot"].as<std::string>(), model->result(), a, l.kernel + " on " + a.name + ", " + shape);
+        if (!e.empty()) {
+          std::cerr << "error: " << e << "\n";
+          return kFailed;
+        }
+      }
     } else {
       std::printf("%s (%s) on %s, %s: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s\n", l.kernel.c_str(),
                   file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(run.stats.workgroups),
@@ -391,7 +406,7 @@ int run_sim(const std::vector<std::string>& args) {
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
       "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
       "                  its default shape (as check --summary) on the whole GPU; minutes\n"
-      "       tilelab sim KERNEL --timing [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
+      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] in both modes\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
       "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
@@ -438,6 +453,10 @@ int run_sim(const std::vector<std::string>& args) {
       "share data between XCDs, whose HBM traffic one XCD overstates); --full\n"
       "simulates every workgroup (use it when workgroups wait on each other).  With\n"
       "--functional as well the run is full and a wrong result fails it.\n"
+      "--plot FILE.svg draws the run's roofline: its TFLOP/s against its FLOPs per\n"
+      "byte through L2, to the MALL and from HBM, under the arch file's ceilings (the\n"
+      "MFMA peak of the kernel's own MFMA mix, each level's bandwidth) at the model's\n"
+      "clock; a run without MFMA work has none (exit 1).\n"
       "\n"
       "--wait SECONDS (default 60): how long --out waits for another writer of the\n"
       "store; a run id the store already has is refused before the run.\n"
@@ -457,7 +476,7 @@ int run_sim(const std::vector<std::string>& args) {
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("cus", po::value<int>()->default_value(0), "")(
+  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
