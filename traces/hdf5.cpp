@@ -350,6 +350,16 @@ std::uint64_t table_rows(const Group& g, const std::string& name) {
   hsize_t n = 0;
   if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error(g.path() + "/" + name + " is not a table");
   H5Sget_simple_extent_dims(space.id(), &n, nullptr);
+  // The declared rows must fit what the file stores before anyone allocates
+  // them: deflate packs at most ~1032:1, so more than 1100 logical bytes per
+  // stored byte (beyond one megabyte of slack for a first chunk) is a damaged
+  // or forged header (a 10 KB file declared 2^40 rows: std::bad_alloc).
+  Handle ft(H5Dget_type(ds.id()), H5Tclose, "dataset type");
+  const long double logical = static_cast<long double>(n) * static_cast<long double>(H5Tget_size(ft.id()));
+  const long double stored = static_cast<long double>(H5Dget_storage_size(ds.id()));
+  if (logical > stored * 1100.0L + static_cast<long double>(1 << 20))
+    throw Error(g.path() + "/" + name + " declares " + std::to_string(n) + " rows, more than its " +
+                std::to_string(static_cast<unsigned long long>(stored)) + " stored bytes can hold (damaged?)");
   return n;
 }
 

@@ -437,6 +437,32 @@ TEST_F(Store, BadFilesGetOneClearLine) {
 // Damaged files: bytes flipped or the file cut short.  Reading every part of
 // every run must give data or a StoreError — never a crash (the sanitizer
 // build checks for memory errors) — and never modify the file.
+// Issue 24 (5): a run file whose table declares 2^40 rows in a few kilobytes
+// is refused before anything is allocated (it was std::bad_alloc).
+TEST_F(Store, ATableDeclaringMoreRowsThanItStoresIsRefused) {
+  SyntheticRun s;
+  s.waves = 4;
+  write_synthetic(path("big.h5"), s);
+  {
+    const hid_t f = H5Fopen(path("big.h5.runs/sim-0.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const hid_t ds = H5Dopen2(f, "run/waves", H5P_DEFAULT);
+    ASSERT_GE(ds, 0);
+    const hsize_t rows = hsize_t{1} << 40;
+    ASSERT_GE(H5Dset_extent(ds, &rows), 0);  // chunked: nothing is allocated
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  traces::Reader r(path("big.h5"));
+  try {
+    r.waves("sim-0");
+    FAIL() << "2^40 declared rows were read";
+  } catch (const traces::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("/sim-0/waves declares 1099511627776 rows, more than its 171 stored bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(Store, DamagedFilesAreRefusedNotCrashedOn) {
   SyntheticRun s;
   s.waves = 4;
