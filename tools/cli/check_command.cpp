@@ -10,6 +10,7 @@
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
 #include "sim/isa/code_object.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "tools/cli/json.hpp"
@@ -172,7 +173,7 @@ int check_code_object(const std::string& file, const std::string& only, const st
     }
     return kOk;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }
@@ -272,7 +273,7 @@ int run_check(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("check", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }

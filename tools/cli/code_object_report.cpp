@@ -1,3 +1,4 @@
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/code_object_report.hpp"
 
 #include <algorithm>
@@ -71,7 +72,7 @@ void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Ke
       out << " (the metadata's " << k.sgpr_count << " SGPRs are more than a wave addresses: counted as " << sgprs << ")";
     out << "\n";
   } catch (const std::exception& e) {
-    out << "  occupancy: not computed (" << e.what() << ")\n";
+    out << "  occupancy: not computed (" << error_text(e) << ")\n";
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "generated/kernel_build.hpp"
 #include "sim/isa/code_object.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
 
@@ -130,7 +131,7 @@ int run_compile(const std::vector<std::string>& args) {
         for (const auto& k : co.kernels) print_resources(std::cout, co, k);
       }
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
   return kOk;

@@ -8,6 +8,7 @@
 
 #include "sim/emu/semantics.hpp"
 #include "sim/isa/decoder.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
 
@@ -115,7 +116,7 @@ int run_disasm(const std::vector<std::string>& args) {
       std::cout << "\n";
     }
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
   return kOk;

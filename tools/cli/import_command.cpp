@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "traces/rocprof/profile.hpp"
@@ -89,7 +90,7 @@ int run_import(const std::vector<std::string>& args) {
     std::cerr << "error: " << e.what() << "\n";
     return kUsage;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }

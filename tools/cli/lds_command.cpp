@@ -5,6 +5,7 @@
 
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/tile_access.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "tools/cli/json.hpp"
@@ -241,7 +242,7 @@ int run_lds(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("lds", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tools/cli/command.hpp"
+#include "tools/cli/error_text.hpp"
 
 namespace {
 
@@ -46,7 +47,18 @@ int main(int argc, char** argv) {
     return tilelab::cli::kOk;
   }
   for (const Command& c : kCommands)
-    if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    if (name == c.name) {
+      // The last line of defence: whatever a command did not anticipate ends
+      // in one line and exit 1, never in std::terminate.
+      try {
+        return c.run(std::vector<std::string>(argv + 2, argv + argc));
+      } catch (const std::exception& e) {
+        std::cerr << "error: tilelab " << name << ": " << tilelab::cli::error_text(e) << "\n";
+      } catch (...) {
+        std::cerr << "error: tilelab " << name << ": internal error (an unknown exception): please report it\n";
+      }
+      return tilelab::cli::kFailed;
+    }
   std::cerr << "error: unknown command '" << name << "'\n";
   usage(std::cerr);
   return tilelab::cli::kUsage;

@@ -1,5 +1,6 @@
 // `tilelab occupancy`: waves per SIMD and workgroups per CU, and what limits them.
 #include "sim/lds/occupancy.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/json.hpp"
 #include "tools/cli/cli_util.hpp"
 
@@ -52,7 +53,7 @@ int run_occupancy(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("occupancy", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
   return kOk;

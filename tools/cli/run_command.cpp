@@ -20,6 +20,7 @@
 #include "kernels/spec.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/isa/code_object.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 
@@ -297,7 +298,7 @@ int run_run(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("run", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "traces/analysis.hpp"
 #include "traces/rocprof/profile.hpp"

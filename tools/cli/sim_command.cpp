@@ -12,6 +12,7 @@
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "tools/cli/json.hpp"
@@ -393,7 +394,7 @@ int run_code_object(const po::variables_map& vm) {
   } catch (const std::invalid_argument& e) {
     return usage_error("sim", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }
@@ -508,7 +509,7 @@ int run_sim(const std::vector<std::string>& args) {
     try {
       return run_timed_summary(arch::load_arch(vm["arch"].as<std::string>()), vm);
     } catch (const std::exception& e) {
-      std::cerr << "error: " << e.what() << "\n";
+      std::cerr << "error: " << error_text(e) << "\n";
       return kFailed;
     }
   }
@@ -560,7 +561,7 @@ int run_sim(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("sim", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
 }

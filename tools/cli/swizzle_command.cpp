@@ -1,6 +1,7 @@
 // `tilelab swizzle`: the LDS layouts that let a tile's writer and reader both
 // run without bank conflicts.
 #include "sim/lds/swizzle_search.hpp"
+#include "tools/cli/error_text.hpp"
 #include "tools/cli/json.hpp"
 #include "tools/cli/cli_util.hpp"
 
@@ -74,7 +75,7 @@ int run_swizzle(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return usage_error("swizzle", e.what());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
   }
   return kOk;
