@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "sim/isa/decoder.hpp"
@@ -222,6 +223,9 @@ inline void Emulator::execute(Env& env, Wave& w) {
                  std::to_string(w.workgroup[1]) + "," + std::to_string(w.workgroup[2]) + ") executed " +
                  std::to_string(w.executed) + " instructions without ending, spinning here (an endless loop?); "
                  "--max-wave-instructions raises the budget");
+  if (++launch_executed_ > launch_budget_)
+    fail(op, "the launch executed more than " + std::to_string(launch_budget_) +
+                 " wave-instructions; --max-launch-instructions raises the budget");
   w.pc = op.index + 1;
   try {
     if ((w.vskip || w.gpr_index_mode) && is_vector_instruction(op)) {
@@ -308,8 +312,28 @@ Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, s
   return ran;
 }
 
+// Every wave runs at least the instructions before the program's first
+// branch (or its end): a grid whose waves need more than the budget that way
+// is refused before it starts, with the arithmetic.
+void Emulator::check_launch_budget(const Launch& launch) const {
+  std::uint64_t straight = 0;
+  for (const isa::Instruction& in : program_.instructions) {
+    ++straight;
+    if (in.cls == isa::InstClass::BRANCH) break;
+  }
+  const long double groups = static_cast<long double>(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  const long double threads = static_cast<long double>(launch.block[0]) * launch.block[1] * launch.block[2];
+  const long double waves = groups * std::ceil(threads / static_cast<long double>(arch_.wave_size));
+  if (waves * static_cast<long double>(straight) > static_cast<long double>(launch_budget_))
+    throw EmuError(kernel_.name + ": the grid's " + std::to_string(static_cast<unsigned long long>(waves)) + " waves run at least " +
+                   std::to_string(straight) + " instructions each, more than the launch budget of " +
+                   std::to_string(launch_budget_) + " wave-instructions (--max-launch-instructions)");
+}
+
 RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   const auto start = std::chrono::steady_clock::now();
+  check_launch_budget(launch);
+  launch_executed_ = 0;
   trace_ = std::make_unique<Trace>(arch_, ops_.size(), observer_);
   race_log_ = LdsRaceLog{};
   const std::uint64_t kernarg = prepare(memory, launch);

@@ -98,6 +98,12 @@ class Emulator {
   // the wave, its workgroup and the pc where it spins.
   static constexpr std::uint64_t kDefaultWaveBudget = std::uint64_t{1} << 24;
   void set_wave_budget(std::uint64_t n) { wave_budget_ = n ? n : kDefaultWaveBudget; }
+  // The most wave-instructions one launch may execute (2^32 by default, an
+  // hour or two of emulation): a grid that needs more, counting for each wave
+  // at least the instructions before its first branch, is refused before it
+  // starts; one that turns out to need more stops with one line.
+  static constexpr std::uint64_t kDefaultLaunchBudget = std::uint64_t{1} << 32;
+  void set_launch_budget(std::uint64_t n) { launch_budget_ = n ? n : kDefaultLaunchBudget; }
   void set_observer(AccessObserver* o) { observer_ = o; }
 
   // The kernel as loaded: its descriptor, registers and LDS size.
@@ -139,6 +145,8 @@ class Emulator {
   std::unique_ptr<Trace> trace_;
   Scheduler* scheduler_ = nullptr;
   std::uint64_t wave_budget_ = kDefaultWaveBudget;
+  std::uint64_t launch_budget_ = kDefaultLaunchBudget, launch_executed_ = 0;
+  void check_launch_budget(const Launch& launch) const;
   std::uint32_t dynamic_lds_ = 0;
   AccessObserver* observer_ = nullptr;
   LdsRaceLog race_log_;  // of the current run

@@ -204,6 +204,17 @@ launch_refused fill_folder 2 "is not a regular file" \
 mkfifo "$tmp/a_fifo"
 launch_refused fill_fifo 2 "a_fifo' is not a regular file" \
   sed "s|^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }|buffer = { bytes = 4000, fill = \"file\", path = \"$tmp/a_fifo\" }|"
+# Issue 24 (7): a launch has a total budget.  2^31 - 1 workgroups of scale_rows
+# are refused before they start (they ran without end); a budget smaller than
+# the run stops it with one line.
+sed 's/^grid = \[16, 1, 1\]/grid = [2147483647, 1, 1]/' < "$launch" > "$tmp/huge_grid.toml"
+run sim "$handwritten" --launch "$tmp/huge_grid.toml" --functional
+check "huge grid exit" 1 "$rc"
+contains "huge grid message" "scale_rows: the grid's 2147483647 waves run at least" "$err"
+contains "huge grid budget" "more than the launch budget of 4294967296 wave-instructions (--max-launch-instructions)" "$err"
+run sim "$handwritten" --launch "$launch" --functional --max-launch-instructions 200
+check "launch budget exit" 1 "$rc"
+contains "launch budget message" "the launch executed more than 200 wave-instructions; --max-launch-instructions raises the budget" "$err"
 # value = 0 is a null pointer: accepted, and the kernel's first load through it is the error.
 launch_refused null_in 1 "global load of 4 bytes at 0x0 (lane 0) is outside every buffer" \
   sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 0/' | sed '10d'"

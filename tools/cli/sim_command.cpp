@@ -261,6 +261,7 @@ int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::v
                                                  vm["code-objects"].as<std::string>(), [&](emu::Emulator& e) {
                                                    model.attach(e);
                                                    e.set_wave_budget(budget);
+                                                   e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
                                                    // The timing is the last dispatch's, the spec's
                                                    // kernel (a pass may run others first).
                                                    if (e.program().kernel == spec.name) program = e.program();
@@ -327,6 +328,7 @@ int run_code_object(const po::variables_map& vm) {
     }
     hw::EmuDevice device(a, [&](emu::Emulator& e) {
       e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
+      e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
       if (model) model->attach(e);
     });
     const hw::Kernel kernel = device.load_kernel(co, l.kernel);
@@ -464,6 +466,9 @@ int run_sim(const std::vector<std::string>& args) {
       "--max-wave-instructions N (default 16777216, 2^24): a wave that executes more\n"
       "stops the run with one line naming it and the pc where it spins (an endless\n"
       "loop); nothing is stored.\n"
+      "--max-launch-instructions N (default 4294967296, 2^32): the most one launch may\n"
+      "execute (simulated, in a sampled run); a grid whose waves need more, counting\n"
+      "the instructions before the first branch, is refused before it starts.\n"
       "\n"
       "A code object tilelab did not build (FILE.co or FILE.hsaco, e.g. a hand-written\n"
       "assembly kernel) runs from a launch file instead of a kernel's host: grid,\n"
@@ -479,6 +484,7 @@ int run_sim(const std::vector<std::string>& args) {
   po::options_description opts;
   opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
+      "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
@@ -536,7 +542,10 @@ int run_sim(const std::vector<std::string>& args) {
     const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
     kernels::EmulatedRun r = kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(),
                                                    vm["code-objects"].as<std::string>(),
-                                                   [&](emu::Emulator& e) { e.set_wave_budget(budget); });
+                                                   [&](emu::Emulator& e) {
+                                                     e.set_wave_budget(budget);
+                                                     e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
+                                                   });
     std::optional<kernels::DesignReport> design;
     if (spec.work) design = kernels::design_check(spec, a, std::nullopt, shape);
     const std::vector<KindRow> rows = compare_kinds(r, design ? &*design : nullptr);
