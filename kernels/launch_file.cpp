@@ -29,6 +29,9 @@ constexpr std::size_t kMaxLaunchFileBytes = 1 << 20;
 }
 
 std::string read_text(const std::string& file) {
+  std::error_code ec;  // only a regular file: a FIFO would block forever
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw std::invalid_argument("launch file '" + file + "' is not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::invalid_argument("cannot read launch file '" + file + "'");
   std::string text(kMaxLaunchFileBytes + 1, '\0');

@@ -1,5 +1,6 @@
 #include "sim/arch/arch.hpp"
 
+#include <filesystem>
 #include <toml++/toml.h>
 
 #include "sim/arch/embedded.hpp"
@@ -674,6 +675,9 @@ Arch load_arch(const std::string& name_or_path) {
     for (const std::string& n : builtin_arch_names()) known += (known.empty() ? "" : " ") + n;
     throw ArchError("unknown architecture '" + name_or_path + "' (built in: " + known + "; or give a .toml path)");
   }
+  std::error_code ec;  // only a regular file: a FIFO would block forever
+  if (std::filesystem::exists(name_or_path, ec) && !std::filesystem::is_regular_file(name_or_path, ec))
+    throw ArchError("architecture file '" + name_or_path + "' is not a regular file");
   std::ifstream in(name_or_path, std::ios::binary);
   if (!in) throw ArchError("cannot read architecture file '" + name_or_path + "'");
   // Bounded: an arch file is a few KiB; /dev/zero or a wrong path must not fill memory.

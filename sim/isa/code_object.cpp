@@ -1,5 +1,6 @@
 #include "sim/isa/code_object.hpp"
 
+#include <filesystem>
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -276,6 +277,8 @@ std::span<const std::uint8_t> CodeObject::code(const Kernel& k) const {
 }
 
 CodeObject read_code_object(const std::string& path) {
+  std::error_code ec;  // only a regular file: a FIFO would block forever
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) fail(path, "not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open the file");
   // Bounded: AMD's largest code objects are a few MiB; /dev/zero must not fill memory.

@@ -204,6 +204,17 @@ launch_refused fill_folder 2 "is not a regular file" \
 mkfifo "$tmp/a_fifo"
 launch_refused fill_fifo 2 "a_fifo' is not a regular file" \
   sed "s|^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }|buffer = { bytes = 4000, fill = \"file\", path = \"$tmp/a_fifo\" }|"
+# Issue 24 (11): a FIFO where a file is expected is refused, not read (it
+# blocked forever): a code object, a launch file, an arch file.
+mkfifo "$tmp/pipe.co" "$tmp/pipe.toml"
+run sim "$tmp/pipe.co" --launch "$launch" --functional
+check "fifo code object exit" 1 "$rc"
+contains "fifo code object message" "pipe.co: not a regular file" "$err"
+run sim "$handwritten" --launch "$tmp/pipe.toml" --functional
+check "fifo launch file exit" 2 "$rc"
+contains "fifo launch file message" "launch file '$tmp/pipe.toml' is not a regular file" "$err"
+run sim "$handwritten" --launch "$launch" --functional --arch "$tmp/pipe.toml"
+contains "fifo arch file message" "architecture file '$tmp/pipe.toml' is not a regular file" "$err"
 # Issue 24 (7): a launch has a total budget.  2^31 - 1 workgroups of scale_rows
 # are refused before they start (they ran without end); a budget smaller than
 # the run stops it with one line.

@@ -5,6 +5,7 @@
 // and the store untouched, and a comparison whose differences are known by
 // construction.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -523,6 +524,10 @@ TEST(RocprofThreadTrace, HostileNamesAreOneLine) {
   fs::create_symlink("se99999999999_sm1_sl0_wv0.json", dir + "/se99999999999_sm1_sl0_wv0.json");  // a loop
   EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }),
             dir + "/se99999999999_sm1_sl0_wv0.json: listed in " + dir + "/filenames.json but missing or not a regular file");
+  // Issue 24 (11): a FIFO as code.json blocked forever; it is not a regular file.
+  fs::remove(dir + "/code.json");
+  ASSERT_EQ(mkfifo((dir + "/code.json").c_str(), 0600), 0);
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_thread_trace(dir); }), dir + "/code.json: not a regular file");
 }
 
 // Issue 24 (14): every wave-file field is range-checked against what stores

@@ -1,5 +1,6 @@
 #include "traces/rocprof/csv.hpp"
 
+#include <filesystem>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -79,6 +80,9 @@ CsvTable parse_csv(const std::string& text, const std::string& path) {
 }
 
 CsvTable read_csv(const std::string& path) {
+  std::error_code ec;  // only a regular file: a FIFO would block the import forever
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw FormatError(path + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(path + ": cannot open the file");
   std::ostringstream s;

@@ -22,7 +22,9 @@ using simdjson::dom::object;
 // Runs f on the parsed file, turning simdjson's errors into one line naming the file.
 template <class F>
 void with_json(const std::string& path, F f) {
-  if (!fs::exists(path)) throw FormatError(path + ": missing");
+  std::error_code ec;  // only a regular file: a FIFO would block forever, a loop throw
+  if (!fs::exists(path, ec)) throw FormatError(path + ": missing");
+  if (!fs::is_regular_file(path, ec)) throw FormatError(path + ": not a regular file");
   simdjson::dom::parser parser;
   try {
     f(parser.load(path).value());
