@@ -1,5 +1,7 @@
 #include "kernels/launch_file.hpp"
 
+#include <unistd.h>
+
 #include <charconv>
 
 #include <toml++/toml.h>
@@ -163,7 +165,13 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
 
 }  // namespace
 
-LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co) {
+std::uint64_t default_memory_budget() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::uint64_t{8} << 30;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+}
+
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory) {
   toml::table root;
   try {
     root = toml::parse(read_text(file), file);
@@ -219,6 +227,14 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co) 
   for (std::size_t i = 1; i < l.args.size(); ++i)
     if (l.args[i].offset == l.args[i - 1].offset)
       fail(file, nullptr, "'" + l.args[i - 1].key + "' and '" + l.args[i].key + "' are the same argument");
+  // All buffers together, before any is allocated (one 4 GiB buffer ended in
+  // std::bad_alloc after 36 s).
+  std::uint64_t total = 0;
+  for (const LaunchArg& a : l.args) total += a.is_buffer ? a.bytes : 0;
+  const std::uint64_t budget = max_memory ? max_memory : default_memory_budget();
+  if (total > budget)
+    fail(file, nullptr, "the buffers take " + std::to_string(total) + " bytes, more than the memory budget of " +
+                            std::to_string(budget) + " (--max-memory)");
   return l;
 }
 

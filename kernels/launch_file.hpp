@@ -61,7 +61,12 @@ struct LaunchFile {
 // Reads FILE against the code object's kernels (names and offsets checked
 // against the metadata).  Throws std::invalid_argument naming the file, the
 // line where known, and what is wrong.
-LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co);
+// `max_memory`: the most bytes its buffers may take together (0: half of the
+// machine's memory), checked before anything is allocated.
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory = 0);
+
+// Half of the machine's physical memory: the default budget of a run's buffers.
+std::uint64_t default_memory_budget();
 
 // The launch file as a kernel host (kernels/host.hpp) for kernel `k` of the
 // code object: its buffers allocated and filled on `d`, its arguments in the

@@ -215,6 +215,13 @@ check "fifo launch file exit" 2 "$rc"
 contains "fifo launch file message" "launch file '$tmp/pipe.toml' is not a regular file" "$err"
 run sim "$handwritten" --launch "$launch" --functional --arch "$tmp/pipe.toml"
 contains "fifo arch file message" "architecture file '$tmp/pipe.toml' is not a regular file" "$err"
+# Issue 24 (8): a launch file's buffers have a total budget, checked before
+# any is allocated (scale_rows' two buffers take 8000 bytes).
+run sim "$handwritten" --launch "$launch" --functional --max-memory 7999
+check "memory budget exit" 2 "$rc"
+contains "memory budget message" "the buffers take 8000 bytes, more than the memory budget of 7999 (--max-memory)" "$err"
+run sim "$handwritten" --launch "$launch" --functional --max-memory 8000
+check "memory budget met exit" 0 "$rc"
 # Issue 24 (7): a launch has a total budget.  2^31 - 1 workgroups of scale_rows
 # are refused before they start (they ran without end); a budget smaller than
 # the run stops it with one line.

@@ -32,7 +32,7 @@ const char* kHelp =
     "usage: tilelab run KERNEL --device hip|cuda|emu [--shape D1,D2,...] [--seed N]\n"
     "                  [--reps N] [--warmup N] [--no-flush] [--wave-stamps] [--ordinal N]\n"
     "                  [--arch A] [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID] [--wait S]]\n"
-    "       tilelab run FILE.co --launch L.toml --device hip|cuda|emu (options as above)\n\n"
+    "       tilelab run FILE.co --launch L.toml [--max-memory BYTES] --device hip|cuda|emu (options as above)\n\n"
     "Runs KERNEL's host (inputs from the seed, default 1) on a device and checks\n"
     "the output against the kernel's CPU reference, then times it:\n"
     "  --device hip   an AMD GPU through the HIP runtime, loaded at run time\n"
@@ -43,7 +43,8 @@ const char* kHelp =
     "  --device emu   the functional emulator (--arch, default gfx950): the check only,\n"
     "                 it has no clock (tilelab sim --timing models the time)\n"
     "--ordinal N picks the GPU (default 0).  DIR is the build's kernels folder unless\n"
-    "--code-objects names another.\n\n"
+    "--code-objects names another.  --max-memory BYTES (default: half of this\n"
+    "machine's memory): the most a launch file's buffers may take together.\n\n"
     "Timing: --warmup N untimed launches (default 3), then --reps N launches (default\n"
     "20), each alone between two events, each after a write larger than every cache\n"
     "level (L2, and the 256 MB Infinity Cache on MI300/MI350; --no-flush skips it)\n"
@@ -236,7 +237,7 @@ int run_run(const std::vector<std::string>& args) {
       "launch", po::value<std::string>(), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")("reps", po::value<int>()->default_value(20), "")(
       "warmup", po::value<int>()->default_value(3), "")("no-flush", "")("wave-stamps", "")(
-      "ordinal", po::value<int>()->default_value(0), "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
+      "ordinal", po::value<int>()->default_value(0), "")("max-memory", po::value<std::uint64_t>()->default_value(0), "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
       "code-objects", po::value<std::string>()->default_value(""), "")("json", "")("out", po::value<std::string>(), "")(
       "run-id", po::value<std::string>()->default_value(""), "")("wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
@@ -272,7 +273,7 @@ int run_run(const std::vector<std::string>& args) {
     std::optional<kernels::LaunchFile> launch;
     if (code_object) {
       co = isa::read_code_object(target);
-      launch = kernels::read_launch_file(vm["launch"].as<std::string>(), *co);
+      launch = kernels::read_launch_file(vm["launch"].as<std::string>(), *co, vm["max-memory"].as<std::uint64_t>());
       kernel_name = launch->kernel;
     } else {
       const kernels::KernelSpec& spec = kernels::find_spec(target);

@@ -304,7 +304,7 @@ int run_code_object(const po::variables_map& vm) {
   if (!vm.count("launch")) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
   try {
     const isa::CodeObject co = isa::read_code_object(file);
-    kernels::LaunchFile l = kernels::read_launch_file(vm["launch"].as<std::string>(), co);
+    kernels::LaunchFile l = kernels::read_launch_file(vm["launch"].as<std::string>(), co, vm["max-memory"].as<std::uint64_t>());
     if (vm.count("kernel") && vm["kernel"].as<std::string>() != l.kernel)
       return usage_error("sim", "--kernel " + vm["kernel"].as<std::string>() + " but the launch file is for " + l.kernel);
     const arch::Arch a = arch::load_arch(vm["arch"].defaulted() ? co.arch : vm["arch"].as<std::string>());
@@ -469,6 +469,8 @@ int run_sim(const std::vector<std::string>& args) {
       "--max-launch-instructions N (default 4294967296, 2^32): the most one launch may\n"
       "execute (simulated, in a sampled run); a grid whose waves need more, counting\n"
       "the instructions before the first branch, is refused before it starts.\n"
+      "--max-memory BYTES (default: half of this machine's memory): the most a launch\n"
+      "file's buffers may take together, checked before any is allocated.\n"
       "\n"
       "A code object tilelab did not build (FILE.co or FILE.hsaco, e.g. a hand-written\n"
       "assembly kernel) runs from a launch file instead of a kernel's host: grid,\n"
@@ -485,6 +487,7 @@ int run_sim(const std::vector<std::string>& args) {
   opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
+      "max-memory", po::value<std::uint64_t>()->default_value(0), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
