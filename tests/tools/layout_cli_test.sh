@@ -100,11 +100,22 @@ contains "long line message" "line 2 is longer than 65536 characters; stopped th
 run layout eval --file /dev/zero
 check "dev zero exit" 1 "$rc"
 contains "dev zero message" "/dev/zero: line 1 is longer than 65536 characters" "$err"
+# Only regular files are read (a FIFO would block): /dev/zero is refused at
+# once; a regular file beyond the size bound is refused by its size (sparse
+# files: no disk is used).
 run arch show /dev/zero
 check "arch dev zero exit" 1 "$rc"
-contains "arch dev zero message" "/dev/zero: larger than 1 MiB: not an architecture description" "$err"
+contains "arch dev zero message" "architecture file '/dev/zero' is not a regular file" "$err"
 run disasm /dev/zero
 check "disasm dev zero exit" 1 "$rc"
-contains "disasm dev zero message" "/dev/zero: larger than 256 MiB: not a code object tilelab reads" "$err"
+contains "disasm dev zero message" "/dev/zero: not a regular file" "$err"
+truncate -s 2M "$tmp/big.toml"
+run arch show "$tmp/big.toml"
+check "arch big file exit" 1 "$rc"
+contains "arch big file message" "big.toml: larger than 1 MiB: not an architecture description" "$err"
+truncate -s 300M "$tmp/big.co"
+run disasm "$tmp/big.co"
+check "disasm big file exit" 1 "$rc"
+contains "disasm big file message" "big.co: larger than 256 MiB: not a code object tilelab reads" "$err"
 
 finish "layout CLI"
