@@ -65,16 +65,6 @@ std::string text_grid(const std::string& title, Grid g, const CellText& cell) {
 const char* const kPalette[8] = {"#AFCBFF", "#FFC9A8", "#B8E6B8", "#F4B6C2",
                                  "#D7C4F0", "#FFF1A8", "#A8E6E0", "#E0E0E0"};
 
-std::string xml_escape(const std::string& s) {
-  std::string r;
-  for (char ch : s) {
-    if (ch == '<') r += "&lt;";
-    else if (ch == '>') r += "&gt;";
-    else if (ch == '&') r += "&amp;";
-    else r += ch;
-  }
-  return r;
-}
 
 std::string svg_grid(const std::string& title, Grid g, const CellText& cell, const std::function<Int(Int, Int)>& colour) {
   const int cw = 44, ch = 24, margin = 28, top = 48;
@@ -126,6 +116,17 @@ CellText tv_text(const TVLayout& tv) {
 }
 
 }  // namespace
+
+std::string xml_escape(const std::string& s) {
+  std::string r;
+  for (char ch : s) {
+    if (ch == '<') r += "&lt;";
+    else if (ch == '>') r += "&gt;";
+    else if (ch == '&') r += "&amp;";
+    else r += ch;
+  }
+  return r;
+}
 
 std::string table(const Layout& l) {
   return text_grid(to_string(l), checked_grid(l.shape()), offsets_of(l.shape(), [&](const IntTuple& x) { return l(x); }));

@@ -24,4 +24,7 @@ std::string svg(const Layout& l);
 std::string svg(const ComposedLayout& c);
 std::string svg(const TVLayout& tv);
 
+// `s` with <, > and & as XML entities (text placed in an SVG).
+std::string xml_escape(const std::string& s);
+
 }  // namespace tilelab

@@ -109,6 +109,8 @@ struct TimingResult {
   std::uint64_t launch_cycles = 0;          // memory.launch_cycles before the first wave (0 without a chip)
   // Sampled runs: the XCDs simulated (0: all of them) and the factor the
   // whole-chip totals were scaled by (workgroups of the grid / simulated).
+  // `simulated_workgroups`: those that ran, in every run (all of them in a
+  // full run; those the fast-forward stopped count too).
   // Busy sums, cus_used, per-pc statistics, events and wave spans stay those
   // of the simulated part, so utilisations are fractions of what ran.
   int sampled_xcds = 0;

@@ -1,5 +1,7 @@
 #include "tools/cli/roofline_plot.hpp"
 
+#include "layouts/render.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,17 +35,6 @@ Roofline roofline(const timing::TimingResult& r, const arch::Arch& a) {
 
 namespace {
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
 std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -71,7 +62,7 @@ std::string roofline_svg(const Roofline& rf, const std::string& title) {
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"440\" font-family=\"sans-serif\" font-size=\"11\">\n"
     << "<rect width=\"640\" height=\"440\" fill=\"white\"/>\n"
-    << "<text x=\"335\" y=\"20\" text-anchor=\"middle\" font-size=\"13\">" << escaped(title) << "</text>\n";
+    << "<text x=\"335\" y=\"20\" text-anchor=\"middle\" font-size=\"13\">" << xml_escape(title) << "</text>\n";
   for (double d = ax.x0; d <= ax.x1; ++d)
     s << "<line x1=\"" << ax.x(std::pow(10, d)) << "\" y1=\"" << ax.top << "\" x2=\"" << ax.x(std::pow(10, d)) << "\" y2=\""
       << ax.bottom << "\" stroke=\"#ddd\"/><text x=\"" << ax.x(std::pow(10, d)) << "\" y=\"" << ax.bottom + 15

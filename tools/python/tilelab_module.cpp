@@ -228,7 +228,7 @@ py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
   d["clock_mhz"] = r.clock_mhz;
   d["clock_status"] = r.clock_status;
   d["sampled"] = r.sampled_xcds > 0;
-  d["simulated_workgroups"] = r.sampled_xcds ? r.simulated_workgroups : r.workgroups;
+  d["simulated_workgroups"] = r.simulated_workgroups;
   d["sample_scale"] = r.sample_scale;
   d["fast_forwarded"] = r.fast_forwarded;
   d["simulated_cycles"] = r.fast_forwarded ? r.simulated_cycles : r.cycles;
