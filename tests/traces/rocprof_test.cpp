@@ -286,6 +286,33 @@ TEST(RocprofImport, DispatchesThatCannotBeToldApartAreRefusedWhole) {
   EXPECT_FALSE(fs::exists(store));
 }
 
+// A database's views are its author's queries: one that never ends, or one
+// that needs unbounded temporary storage, ends with a clear line instead of
+// running (and growing a temporary file) forever.
+TEST(RocprofImport, RocpdQueriesAreBoundedInWorkAndTemporaryStorage) {
+  TempDir t;
+  const std::string view = "CREATE VIEW rocpd_kernel_dispatch AS SELECT * FROM \"rocpd_kernel_dispatch_00ab\";";
+  std::string endless = slurp(kData + "rocpd_v3.sql");
+  endless.replace(endless.find(view), view.size(),
+                  "CREATE VIEW rocpd_kernel_dispatch AS SELECT * FROM \"rocpd_kernel_dispatch_00ab\" WHERE "
+                  "(WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r) > 0;");
+  const std::string db = build_rocpd(t, "endless.db", endless);
+  const std::string e = expect_format_error([&] { rocprof::read_rocpd(db); });
+  EXPECT_EQ(e.substr(0, e.find(": SELECT")),
+            db + ": a query did not finish within the work bound for a database of this size (a view that never ends?)");
+
+  std::string huge = slurp(kData + "rocpd_v3.sql");
+  huge.replace(huge.find(view), view.size(),
+               "CREATE VIEW rocpd_kernel_dispatch AS SELECT k.* FROM \"rocpd_kernel_dispatch_00ab\" k, "
+               "(WITH RECURSIVE r(n, pad) AS (SELECT 1, zeroblob(4096) UNION ALL SELECT n + 1, zeroblob(4096) FROM r "
+               "WHERE n < 1000000) SELECT n, pad FROM r ORDER BY pad, n DESC) big WHERE big.n = 0;");
+  const std::string db2 = build_rocpd(t, "huge.db", huge);
+  const std::string e2 = expect_format_error([&] { rocprof::read_rocpd(db2); });
+  EXPECT_EQ(e2.substr(0, e2.find(": SELECT")), db2 + ": a query needs more than 256 MiB of temporary storage");
+  // The limits belong to the read: the fixture still reads afterwards.
+  EXPECT_EQ(rocprof::read_rocpd(build_rocpd(t, "good.db", slurp(kData + "rocpd_v3.sql"))).dispatches.size(), 3u);
+}
+
 // A rocpd database with one dispatch id twice: told apart by a pid column,
 // refused (nothing written) without one.
 TEST(RocprofImport, RocpdRepeatedDispatchIdNeedsItsProcess) {

@@ -104,17 +104,44 @@ std::string process_of_file(const std::string& path, const std::string& kind) {
 
 // ---- SQLite, through the library ----
 
+// A database is input like any other: its views are queries the file's author
+// wrote, and one of them may never end (a recursive view) or need unbounded
+// temporary storage. Reading is therefore bounded in work, counted in SQLite
+// virtual-machine steps (deterministic, unlike a wall-clock limit), in
+// proportion to the file's size, and temporary tables live in memory under a
+// cap instead of in an unbounded, already-deleted temporary file.
+constexpr std::uint64_t kStepsPerCheck = 10000;
+constexpr std::uint64_t kBaseSteps = 50'000'000;    // any small database
+constexpr std::uint64_t kStepsPerByte = 2000;       // a real rocpd database's queries are far below this
+constexpr std::int64_t kMinTempBytes = 256ll << 20;    // temporary storage: 4x the file, in these bounds
+constexpr std::int64_t kMaxTempBytes = 4096ll << 20;
+
 struct Db {
   sqlite3* db = nullptr;
   std::string path;
+  std::uint64_t steps_left = 0;
+  bool out_of_steps = false;
+  sqlite3_int64 previous_heap_limit = 0;
+  std::int64_t temp_bytes = kMinTempBytes;
   explicit Db(const std::string& p) : path(p) {
     if (sqlite3_open_v2(p.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
       const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
       sqlite3_close(db);
       throw FormatError(p + ": cannot open as SQLite (" + why + ")");
     }
+    std::error_code ec;
+    const std::uint64_t bytes = fs::file_size(p, ec);
+    const std::uint64_t size = ec ? 0 : bytes;
+    steps_left = kBaseSteps + size * kStepsPerByte;
+    temp_bytes = std::clamp(static_cast<std::int64_t>(size) * 4, kMinTempBytes, kMaxTempBytes);
+    sqlite3_progress_handler(db, static_cast<int>(kStepsPerCheck), &Db::on_progress, this);
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
+    previous_heap_limit = sqlite3_hard_heap_limit64(temp_bytes);
   }
-  ~Db() { sqlite3_close(db); }
+  ~Db() {
+    sqlite3_close(db);
+    sqlite3_hard_heap_limit64(previous_heap_limit);
+  }
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
@@ -127,7 +154,19 @@ struct Db {
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(st, sqlite3_finalize);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
+    if (out_of_steps)
+      throw FormatError(path + ": a query did not finish within the work bound for a database of this size "
+                               "(a view that never ends?): " + sql);
+    if (rc == SQLITE_NOMEM)
+      throw FormatError(path + ": a query needs more than " + std::to_string(temp_bytes >> 20) +
+                        " MiB of temporary storage: " + sql);
     if (rc != SQLITE_DONE) throw FormatError(path + ": reading failed (" + std::string(sqlite3_errmsg(db)) + ")");
+  }
+  static int on_progress(void* self) {
+    Db& d = *static_cast<Db*>(self);
+    if (d.steps_left < kStepsPerCheck) return d.out_of_steps = true, 1;  // non-zero interrupts the query
+    d.steps_left -= kStepsPerCheck;
+    return 0;
   }
   bool has(const std::string& name) {
     bool found = false;
