@@ -282,9 +282,7 @@ void export_run(const Reader& r, const std::string& run, std::uint64_t group, st
                 const std::string& label, const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
   std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
   std::vector<WaveRecord> waves = r.waves(run);
-  std::map<std::uint32_t, WaveRecord> by_wave;
   for (const WaveRecord& w : waves) {
-    by_wave[w.wave] = w;
     std::ostringstream m;
     m << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_base + w.cu << ",\"tid\":" << w.wave
       << ",\"args\":{\"name\":\"SIMD " << int(w.simd) << " slot " << int(w.slot) << " wave " << w.wave << "\"}}";
@@ -303,8 +301,8 @@ void export_run(const Reader& r, const std::string& run, std::uint64_t group, st
   // then (a load, an MFMA) is drawn as an async slice from issue to
   // completion, which Perfetto lays out on tracks of their own.
   std::uint64_t async_id = 0;
-  for (const auto& [wave, w] : by_wave) {
-    std::vector<EventRecord> ev = r.wave_events(run, wave);
+  r.for_each_wave_events(run, [&](const WaveRecord& w, const std::vector<EventRecord>& ev) {
+    const std::uint32_t wave = w.wave;
     for (std::size_t i = 0; i < ev.size(); i += group) {
       std::size_t end = std::min(ev.size(), i + group);
       std::int64_t begin = ev[i].issue, finish = ev[i].complete;
@@ -343,7 +341,7 @@ void export_run(const Reader& r, const std::string& run, std::uint64_t group, st
       emit(s.str());
       ++st.slices;
     }
-  }
+  });
 }
 }  // namespace
 

@@ -375,4 +375,21 @@ void read_table(const Group& g, const std::string& name, const CompoundType& typ
   check(H5Dread(ds.id(), type.id(), mem.id(), space.id(), H5P_DEFAULT, out), "cannot read " + what + " (damaged?)");
 }
 
+TableReader::TableReader(const Group& g, const std::string& name, const CompoundType& type, std::size_t cache_bytes)
+    : type_(type.id()), what_(g.path() + "/" + name) {
+  Handle dapl(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, "dataset access list");
+  // 12421 slots (prime, as HDF5 advises): far more than the chunks that fit.
+  check(H5Pset_chunk_cache(dapl.id(), 12421, cache_bytes, 1.0), "chunk cache of " + what_);
+  ds_ = Handle(H5Dopen2(g.id(), name.c_str(), dapl.id()), H5Dclose, "cannot open " + what_);
+}
+
+void TableReader::read(std::uint64_t first, std::uint64_t count, void* out) const {
+  if (!count) return;
+  Handle space(H5Dget_space(ds_.id()), H5Sclose, "dataspace");
+  hsize_t start = first, n = count;
+  check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, &start, nullptr, &n, nullptr), "rows out of range in " + what_);
+  Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace");
+  check(H5Dread(ds_.id(), type_, mem.id(), space.id(), H5P_DEFAULT, out), "cannot read " + what_ + " (damaged?)");
+}
+
 }  // namespace tilelab::traces::h5

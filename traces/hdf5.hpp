@@ -129,6 +129,21 @@ std::uint64_t table_rows(const Group& g, const std::string& name);
 void read_table(const Group& g, const std::string& name, const CompoundType& type, std::uint64_t first,
                 std::uint64_t count, void* out);
 
+// Reads ranges of one table through one open dataset, so its chunk cache
+// (cache_bytes) keeps decompressed chunks between reads: reading many small
+// ranges that share chunks (one wave's segments after another's) then
+// decompresses each chunk about once instead of once per range.
+class TableReader {
+ public:
+  TableReader(const Group& g, const std::string& name, const CompoundType& type, std::size_t cache_bytes);
+  void read(std::uint64_t first, std::uint64_t count, void* out) const;
+
+ private:
+  Handle ds_;
+  hid_t type_;
+  std::string what_;
+};
+
 // Make HDF5 silent (call once; idempotent).
 void quiet();
 

@@ -11,7 +11,10 @@
 #include <chrono>
 #include <csignal>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <map>
+#include <unordered_map>
 #include <unordered_set>
 #include <cstddef>
 #include <cstdio>
@@ -863,6 +866,39 @@ std::vector<EventRecord> Reader::wave_events(const std::string& id, std::uint32_
       h5::read_table(g, "events", t, s.first, s.count, out.data() + at);
     }
     return out;
+  });
+}
+
+void Reader::for_each_wave_events(
+    const std::string& id, const std::function<void(const WaveRecord&, const std::vector<EventRecord>&)>& f) const {
+  guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    std::map<std::uint32_t, WaveRecord> waves;  // ascending wave number; the first record of a repeated one
+    for (const WaveRecord& w : whole_table<WaveRecord>(g, "waves", wave_type())) waves.emplace(w.wave, w);
+    const std::vector<SegmentRecord> segs = whole_table<SegmentRecord>(g, "event_segments", segment_type());
+    const std::uint64_t total = g.has("events") ? h5::table_rows(g, "events") : 0;
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> segments_of;
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      if (segs[i].first + segs[i].count > total)
+        throw StoreError("'" + impl_->file + "': event index points past the events (damaged?)");
+      if (waves.count(segs[i].wave)) segments_of[segs[i].wave].push_back(i);
+    }
+    const h5::CompoundType t = event_type();
+    const std::optional<h5::TableReader> table =
+        total ? std::optional<h5::TableReader>(std::in_place, g, "events", t, std::size_t{64} << 20) : std::nullopt;
+    std::vector<EventRecord> events;
+    for (const auto& [wave, record] : waves) {
+      events.clear();
+      const auto it = segments_of.find(wave);
+      if (it != segments_of.end())
+        for (std::size_t i : it->second) {
+          const std::size_t at = events.size();
+          events.resize(at + segs[i].count);
+          table->read(segs[i].first, segs[i].count, events.data() + at);
+        }
+      f(record, events);
+    }
+    return 0;
   });
 }
 

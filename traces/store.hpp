@@ -220,6 +220,12 @@ class Reader {
   std::vector<std::string> stall_reason_names(const std::string& id) const;
   // All events of one wave, in the order written.
   std::vector<EventRecord> wave_events(const std::string& id, std::uint32_t wave) const;
+  // Each wave of the waves table once, in ascending wave number, with all its
+  // events in the order written: f(wave, events). Reads the segment index once,
+  // so the work is linear in waves + segments + events (wave_events per wave
+  // would re-read the index for every wave); memory is one wave's events.
+  void for_each_wave_events(const std::string& id,
+                            const std::function<void(const WaveRecord&, const std::vector<EventRecord>&)>& f) const;
   // Every event, segment by segment (calls f with each block; memory bounded).
   void for_each_event_block(const std::string& id, const std::function<void(const EventRecord*, std::size_t)>& f) const;
 

@@ -2,7 +2,8 @@
 // ui_output_agent_1_dispatch_1/ in rocprof-trace-decoder's layout with W waves
 // of N instruction records each (written here, deterministic), read with
 // simdjson and stored; and a counter collection of D dispatches x C counters
-// read through the CSV reader.  Prints the read and store times and the rates.
+// read through the CSV reader.  Prints the read, store and Perfetto export
+// times and the rates.
 // Run: build/bin/bench_rocprof_import [waves, default 512] [records per wave, default 4096]
 #include <chrono>
 #include <cstdio>
@@ -12,7 +13,9 @@
 #include <string>
 #include <unistd.h>
 
+#include "traces/analysis.hpp"
 #include "traces/rocprof/profile.hpp"
+#include "traces/store.hpp"
 
 using namespace tilelab::traces;
 namespace fs = std::filesystem;
@@ -60,6 +63,14 @@ int main(int argc, char** argv) {
   std::printf("thread trace: %d waves x %d records = %.3g records, %.1f MB of JSON\n", waves, records, n, bytes / 1e6);
   std::printf("  read (simdjson): %.3f s = %.1f M records/s, %.0f MB/s\n", read_s, n / read_s / 1e6, bytes / 1e6 / read_s);
   std::printf("  stored as events: %.3f s = %.1f M records/s\n", store_s, n / store_s / 1e6);
+  // The Perfetto export of the imported run (issue 24 item 10: linear in the events).
+  t = Clock::now();
+  std::ofstream trace(root / "trace.json");
+  const Reader reader((root / "s.h5").string());
+  const PerfettoStats st = export_perfetto(reader, reader.run_ids().front(), trace);
+  const double export_s = seconds_since(t);
+  std::printf("  Perfetto export: %.3f s = %.1f M records/s (%llu slices)\n", export_s, n / export_s / 1e6,
+              static_cast<unsigned long long>(st.slices));
 
   // A counter collection: 2000 dispatches x 16 counters through the CSV reader.
   const fs::path csv = root / "counter_collection.csv";

@@ -120,6 +120,35 @@ TEST_F(Store, RoundTripOfEveryTableAndAttribute) {
   EXPECT_TRUE(r.wave_events("sim-0", 99).empty());
 }
 
+// for_each_wave_events (one pass over the segment index, for the exports)
+// gives every wave of the waves table, in ascending order, exactly what
+// wave_events gives it, when a small event buffer interleaves many segments
+// of many waves across the table's chunks.
+TEST_F(Store, EachWavesEventsInOnePassAreWhatWaveEventsReads) {
+  SyntheticRun s;
+  s.waves = 300;
+  s.events_per_wave = 57;
+  s.event_buffer = 1000;  // a flush every ~3 events per wave: 19 segments per wave
+  write_synthetic(path("w.h5"), s);
+  traces::Reader r(path("w.h5"));
+  std::vector<std::uint32_t> seen;
+  std::size_t events = 0;
+  r.for_each_wave_events("sim-0", [&](const traces::WaveRecord& w, const std::vector<traces::EventRecord>& ev) {
+    seen.push_back(w.wave);
+    events += ev.size();
+    const std::vector<traces::EventRecord> want = r.wave_events("sim-0", w.wave);
+    ASSERT_EQ(ev.size(), want.size());
+    for (std::size_t k = 0; k < ev.size(); ++k) {
+      ASSERT_EQ(ev[k].wave, w.wave);
+      ASSERT_EQ(ev[k].issue, want[k].issue);
+      ASSERT_EQ(ev[k].issue, 8LL * static_cast<std::int64_t>(k) + w.wave);  // in the order written
+    }
+  });
+  ASSERT_EQ(seen.size(), 300u);
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], i);
+  EXPECT_EQ(events, 300u * 57u);
+}
+
 TEST_F(Store, AppendingKeepsEarlierRunsAndTheSameInputsGiveTheSameBytes) {
   SyntheticRun a, b;
   b.id = "hw-0";

@@ -549,14 +549,17 @@ void export_thread_trace(const Reader& r, const std::string& id, const nlohmann:
   }
   write((dir / "code.json").string(), nlohmann::json{{"code", code}}.dump() + "\n");
   nlohmann::json names = nlohmann::json::object();
+  // Files are numbered by the wave's row in the waves table.
+  std::map<std::uint32_t, std::size_t> row_of_wave;
   const std::vector<WaveRecord> waves = r.waves(id);
-  for (std::size_t i = 0; i < waves.size(); ++i) {
-    const WaveRecord& w = waves[i];
+  for (std::size_t i = 0; i < waves.size(); ++i) row_of_wave.emplace(waves[i].wave, i);
+  r.for_each_wave_events(id, [&](const WaveRecord& w, const std::vector<EventRecord>& events) {
+    const std::size_t i = row_of_wave.at(w.wave);
     char file[64];
     std::snprintf(file, sizeof file, "se0_sm%d_sl%d_wv%06zu.json", int(w.simd), int(w.slot), i);
     names[std::to_string(w.simd)][std::to_string(w.slot)][std::to_string(i)] = {file, w.start, w.end};
     nlohmann::json insts = nlohmann::json::array();
-    for (const EventRecord& e : r.wave_events(id, w.wave)) {
+    for (const EventRecord& e : events) {
       const std::int64_t time = e.issue - static_cast<std::int64_t>(e.stall);
       const auto line = line_of.find(e.pc);
       if (line == line_of.end()) throw FormatError("run '" + id + "': an event at pc " + std::to_string(e.pc) + " has no pc_stats row");
@@ -567,7 +570,7 @@ void export_thread_trace(const Reader& r, const std::string& id, const nlohmann:
                                            {"end", w.end}, {"instructions", insts}, {"timeline", nlohmann::json::array()},
                                            {"waitcnt", nlohmann::json::array()}}}};
     write((dir / file).string(), wave.dump() + "\n");
-  }
+  });
   write((dir / "filenames.json").string(),
         nlohmann::json{{"gfxip", 9}, {"wave_filenames", {{"0", names}}}}.dump() + "\n");
 }
