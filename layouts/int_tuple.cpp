@@ -20,6 +20,9 @@ IntTuple IntTuple::underscore() {
 }
 
 void IntTuple::push_back(const IntTuple& mode) {
+  if (nodes_.size() + mode.nodes_.size() > static_cast<std::size_t>(kMaxTupleNodes))
+    throw LayoutError("a tuple of more than " + std::to_string(kMaxTupleNodes) +
+                      " integers and sub-tuples (the limit for a shape, stride or coordinate)");
   nodes_.append(mode.nodes_.data(), mode.nodes_.size());
   nodes_[0].count += 1;
   nodes_[0].span += static_cast<int32_t>(mode.nodes_.size());

@@ -24,6 +24,13 @@ namespace tilelab {
 
 using Int = long long;
 
+// The most integers and sub-tuples one tuple may hold. Mode access walks the
+// flat node array, so the algebra is quadratic in this; the limit keeps every
+// operation fast and is far above any layout a kernel uses. Enforced where
+// tuples grow (push_back), so the expression parser, the Python module and
+// the algebra's own results all refuse the same inputs with the same message.
+constexpr int kMaxTupleNodes = 4096;
+
 // Leaf values of a tuple in order (the result of flattening).
 using Leaves = SmallVector<Int, 16>;
 

@@ -15,6 +15,11 @@
 
 namespace tilelab::timing {
 
+void check_cus(long long cus) {
+  if (cus < 0 || cus > kMaxCus)
+    throw TimingError("cus must be between 0 (the chip's CUs) and " + std::to_string(kMaxCus));
+}
+
 namespace {
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();

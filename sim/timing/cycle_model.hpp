@@ -51,6 +51,13 @@ struct Progress {
   double seconds = 0;
 };
 
+// The most CUs a run may ask for (a model of that many CUs is built).
+constexpr long long kMaxCus = 65536;
+// The one check of a requested CU count, shared by the CLI (--cus) and the
+// Python module (cus=): TimingError "cus must be between 0 (the chip's CUs)
+// and 65536" outside [0, kMaxCus].
+void check_cus(long long cus);
+
 struct Options {
   int cus = 0;                          // CUs the grid is spread over (0: the chip's)
   // Sampling (chip model only; the CLI's default, --full turns it off): when

@@ -88,5 +88,26 @@ TEST(IntTuple, OverflowIsAnError) {
   EXPECT_THROW(size(I("(4503599627370496,4503599627370496)")), LayoutError);
 }
 
+// At most kMaxTupleNodes integers and sub-tuples, wherever a tuple grows:
+// built mode by mode, parsed, or made by the algebra (flatten of nested modes).
+TEST(IntTuple, SizeIsBounded) {
+  IntTuple t = IntTuple::empty_tuple();
+  for (int i = 1; i < kMaxTupleNodes; ++i) t.push_back(1);  // the root plus 4095 leaves: the limit
+  try {
+    t.push_back(1);
+    FAIL() << "a tuple of 4097 nodes was built";
+  } catch (const LayoutError& e) {
+    EXPECT_STREQ(e.what(), "a tuple of more than 4096 integers and sub-tuples (the limit for a shape, stride or coordinate)");
+  }
+  EXPECT_EQ(t.rank(), kMaxTupleNodes - 1);
+  std::string text = "(";
+  for (int i = 0; i < kMaxTupleNodes; ++i) text += i ? ",1" : "1";
+  EXPECT_THROW(I(text + ")"), LayoutError);
+  // Sub-tuples count: 1364 pairs are 1 + 1364 x 3 = 4093 nodes; flattened, 2729.
+  IntTuple pairs = IntTuple::empty_tuple();
+  for (int i = 0; i < 1364; ++i) pairs.push_back(IntTuple{1, 1});
+  EXPECT_EQ(flatten(pairs).rank(), 2728);
+}
+
 }  // namespace
 }  // namespace tilelab

@@ -118,6 +118,43 @@ def test_trace_loader(tmp_path):
         t.load_run(path, "nope")
 
 
+def cli_error(*args):
+    """The one line the CLI prints for bad input, without 'error: ' and the command's prefix."""
+    p = subprocess.run([os.environ["TILELAB_CLI"], *args], capture_output=True, text=True)
+    assert p.returncode != 0, args
+    line = p.stderr.splitlines()[0]
+    assert line.startswith("error: "), line
+    line = line[len("error: "):]
+    return line.split(": ", 1)[1] if line.startswith("tilelab ") else line
+
+
+def python_error(f):
+    with pytest.raises(ValueError) as e:
+        f()
+    return str(e.value)
+
+
+# Every Python entry point applies the CLI's checks, with the CLI's message
+# (issue 24 item 12): the same bad input, the same line.
+def test_python_refuses_what_the_cli_refuses_with_its_message(tmp_path):
+    wide = "(" + ",".join(["1"] * 5000) + ")"
+    assert python_error(lambda: t.Layout(tuple([1] * 10**6))) == cli_error("layout", "eval", wide)
+    assert python_error(lambda: t.Layout.parse(wide)) == cli_error("layout", "eval", wide)
+    missing, foreign = str(tmp_path / "missing.h5"), tmp_path / "foreign.h5"
+    foreign.write_text("not a store\n")
+    for path, run_id in ((missing, "x"), (str(foreign), "x")):
+        assert python_error(lambda: t.load_run(path, run_id)) == cli_error("runs", "show", path, run_id)
+        assert python_error(lambda: t.runs(path)) == cli_error("runs", "list", path)
+    store = str(tmp_path / "t.h5")
+    subprocess.run([os.environ["TILELAB_TRACE_FIXTURE"], store], check=True)
+    assert python_error(lambda: t.load_run(store, "nope")) == cli_error("runs", "show", store, "nope")
+    def sim_cus(cus):
+        return python_error(lambda: t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True, cus=cus))
+    assert "--" + sim_cus(-5) == cli_error("sim", "rmsnorm_bf16", "--timing", "--shape", "4096,1024", "--cus", "-5")
+    assert "--" + sim_cus(70000) == cli_error("sim", "rmsnorm_bf16", "--timing", "--shape", "4096,1024", "--cus", "70000")
+    assert sim_cus(10**12) == sim_cus(-5)  # beyond the CLI's int: the same range check, not a TypeError
+
+
 def test_drawing_helpers_draw():
     import matplotlib
     matplotlib.use("Agg")

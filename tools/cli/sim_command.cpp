@@ -528,7 +528,11 @@ int run_sim(const std::vector<std::string>& args) {
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
   }
   if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
-  if (vm["cus"].as<int>() < 0 || vm["cus"].as<int>() > 65536) return usage_error("sim", "--cus must be between 0 (the chip's CUs) and 65536");
+  try {
+    timing::check_cus(vm["cus"].as<int>());
+  } catch (const timing::TimingError& e) {
+    return usage_error("sim", std::string("--") + e.what());
+  }
   if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
   try {
     if (vm.count("kernel")) return usage_error("sim", "--kernel names a kernel of a code object FILE; a suite kernel is named alone");

@@ -18,6 +18,7 @@
 #include "kernels/device_run.hpp"
 #include "sim/isa/decoder.hpp"
 #include "sim/timing/cycle_model.hpp"
+#include "traces/store.hpp"
 
 namespace py = pybind11;
 using namespace tilelab;
@@ -326,6 +327,8 @@ PYBIND11_MODULE(_tilelab, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const timing::TimingError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const traces::StoreError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const hw::NoDevice& e) {  // no runtime, no GPU: the notebook can catch it and fall back
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const hw::DeviceError& e) {
@@ -502,6 +505,18 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, "All scored LDS layouts for a writer and a reader, best first.");
 
+  // The store's own reader opens and checks a store for the Python helpers
+  // (tilelab.runs, tilelab.load_run), so a missing, foreign or damaged file
+  // is the CLI's one line, not an h5py error.
+  m.def("_run_ids", [](const std::string& path) { return traces::Reader(path).run_ids(); }, py::arg("path"),
+        "The run ids of a trace store, in the order added (ValueError with the CLI's message otherwise).");
+  m.def("_check_run", [](const std::string& path, const std::string& id) {
+        const traces::Reader r(path);
+        const traces::RunView v = r.run(id);
+        (void)r.waves(id);
+        (void)v;
+      }, py::arg("path"), py::arg("run_id"), "Checks that a store holds a readable run (ValueError otherwise).");
+
   m.def("kernels", [] {
     py::list out;
     for (const auto& s : kernels::all_specs()) {
@@ -663,10 +678,11 @@ PYBIND11_MODULE(_tilelab, m) {
      "(an AMD GPU) or 'cuda' (an NVIDIA GPU). The check first, then warm-up and timed repetitions with the caches "
      "flushed; with wave_stamps, one row per wave. RuntimeError when there is no such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
-                  bool timed, int cus, const std::string& code_objects, bool full) {
+                  bool timed, const py::object& cus_count, const std::string& code_objects, bool full) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
-    if (cus < 0 || cus > 65536) throw py::value_error("cus must be between 0 (the chip's CUs) and 65536");
+    timing::check_cus(to_int(cus_count));
+    const int cus = static_cast<int>(to_int(cus_count));
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
     std::optional<arch::Arch> a;
     std::unique_ptr<timing::CycleModel> model;

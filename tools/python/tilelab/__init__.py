@@ -25,25 +25,26 @@ __all__ = [
 
 
 def runs(path):
-    """The run ids of a trace store (traces/SCHEMA.md), in the order added."""
-    import h5py
-    with h5py.File(path, "r") as f:
-        return list(f["runs"]) if "runs" in f else []
+    """The run ids of a trace store (traces/SCHEMA.md), in the order added.
+    ValueError with the CLI's message for a missing, foreign or damaged file."""
+    from ._tilelab import _run_ids
+    return _run_ids(str(path))
 
 
 def load_run(path, run_id):
     """A run of a trace store as plain data: provenance attributes (str/int),
-    the summary, and every table as a numpy structured array."""
+    the summary, and every table as a numpy structured array.  ValueError
+    with the CLI's message for a missing, foreign or damaged store or run."""
     import h5py
+    from ._tilelab import _check_run
 
     def text(v):
         return v.decode() if isinstance(v, bytes) else v.item() if hasattr(v, "item") else v
 
+    # The store's own reader first: a missing, foreign, newer or damaged file, or
+    # a missing run, is a ValueError with the CLI's message.
+    _check_run(str(path), str(run_id))
     with h5py.File(path, "r") as f:
-        if f.attrs.get("tilelab_schema_version", 0) > 2:
-            raise ValueError(f"'{path}' uses a newer trace schema than this tilelab reads")
-        if run_id not in f.get("runs", {}):
-            raise ValueError(f"no run '{run_id}' in '{path}'")
         g = f["runs"][run_id]
         out = {"info": {k: text(v) for k, v in g.attrs.items()}}
         res = g["results"]
