@@ -806,6 +806,9 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   auto last_report = std::chrono::steady_clock::now();
   try {
     for (std::uint64_t limit = launch_at + kQuantum;; limit += kQuantum) {
+      if (limit > options_.max_cycles + kQuantum)
+        throw TimingError("the launch is still running after " + std::to_string(options_.max_cycles) +
+                          " simulated cycles (--max-cycles raises the bound)");
       bool any = false;
       for (auto& u : units) {
         current_ = u.get();

@@ -74,6 +74,11 @@ struct Options {
   bool fast_forward = false;
   std::string sample_only;
   std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
+  // A launch still running at this simulated cycle stops with a TimingError
+  // (a wave that sleeps or waits in a loop for longer than any kernel runs:
+  // the instruction budgets alone would let it take days of wall time).
+  // 2^36 clocks is 43 s of simulated time at 1.59 GHz.
+  std::uint64_t max_cycles = std::uint64_t{1} << 36;
   std::function<void(const Progress&)> progress;  // called about once a second
 };
 

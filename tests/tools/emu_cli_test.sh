@@ -233,6 +233,13 @@ contains "huge grid budget" "more than the launch budget of 4294967296 wave-inst
 run sim "$handwritten" --launch "$launch" --functional --max-launch-instructions 200
 check "launch budget exit" 1 "$rc"
 contains "launch budget message" "the launch executed more than 200 wave-instructions; --max-launch-instructions raises the budget" "$err"
+# ... and in simulated cycles, for a timed run (a wave that sleeps in a loop
+# would otherwise run for days within the instruction budgets).
+run sim "$handwritten" --launch "$launch" --timing --max-cycles 300
+check "cycle budget exit" 1 "$rc"
+contains "cycle budget message" "the launch is still running after 300 simulated cycles (--max-cycles raises the bound)" "$err"
+run sim "$handwritten" --launch "$launch" --timing --max-cycles 1000000
+check "cycle budget met exit" 0 "$rc"
 # value = 0 is a null pointer: accepted, and the kernel's first load through it is the error.
 launch_refused null_in 1 "global load of 4 bytes at 0x0 (lane 0) is outside every buffer" \
   sh -c "sed 's/^buffer = { bytes = 4000, fill = \"random\", dtype = \"u32\" }/value = 0/' | sed '10d'"

@@ -199,6 +199,14 @@ std::vector<long long> default_shape(const kernels::KernelSpec& spec) {
   return shape;
 }
 
+// The cycle model's options every timed run takes from the command line.
+timing::Options model_options(const po::variables_map& vm) {
+  timing::Options o;
+  o.cus = vm["cus"].as<int>();
+  o.max_cycles = vm["max-cycles"].as<std::uint64_t>();
+  return o;
+}
+
 // `sim --timing --summary`: one row per suite kernel built for the arch, at its
 // default shape (the spec's first example, as `check --summary` uses), on the
 // whole GPU (sampled and fast-forwarded where the grid allows, as a single
@@ -211,8 +219,7 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
     const kernels::KernelSpec& spec = kernels::find_spec(name);
     if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end()) continue;
     const std::vector<long long>& shape = spec.example_shapes.front();
-    timing::Options o;
-    o.cus = vm["cus"].as<int>();
+    timing::Options o = model_options(vm);
     o.sample = o.fast_forward = !vm.count("full");
     o.sample_only = spec.name;
     timing::CycleModel model(a, o);
@@ -242,8 +249,7 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
 
 int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
               const po::variables_map& vm) {
-  timing::Options options;
-  options.cus = vm["cus"].as<int>();
+  timing::Options options = model_options(vm);
   options.fast_forward = !vm.count("full") && !vm.count("functional");  // a functional check needs every workgroup
   options.sample = options.fast_forward && !vm.count("all-xcds");
   options.sample_only = spec.name;  // a pass's earlier kernels write what the spec's kernel reads
@@ -320,8 +326,7 @@ int run_code_object(const po::variables_map& vm) {
     }
     std::optional<timing::CycleModel> model;
     if (vm.count("timing")) {
-      timing::Options o;
-      o.cus = vm["cus"].as<int>();
+      timing::Options o = model_options(vm);
       o.fast_forward = !vm.count("full") && !vm.count("save");  // saved buffers need every workgroup
       o.sample = o.fast_forward && !vm.count("all-xcds");
       model.emplace(a, o);
@@ -410,7 +415,7 @@ int run_sim(const std::vector<std::string>& args) {
       "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
       "                  its default shape (as check --summary) on the whole GPU; minutes\n"
       "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
-      "       [--max-wave-instructions N] in both modes\n"
+      "       [--max-wave-instructions N] [--max-launch-instructions N] in both modes; [--max-cycles N] timed\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
       "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
@@ -469,6 +474,8 @@ int run_sim(const std::vector<std::string>& args) {
       "--max-launch-instructions N (default 4294967296, 2^32): the most one launch may\n"
       "execute (simulated, in a sampled run); a grid whose waves need more, counting\n"
       "the instructions before the first branch, is refused before it starts.\n"
+      "--max-cycles N (default 68719476736, 2^36): a timed launch still running at that\n"
+      "simulated cycle stops with one line (a wave that sleeps or waits in a loop).\n"
       "--max-memory BYTES (default: half of this machine's memory): the most a launch\n"
       "file's buffers may take together, checked before any is allocated.\n"
       "\n"
@@ -487,6 +494,7 @@ int run_sim(const std::vector<std::string>& args) {
   opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
+      "max-cycles", po::value<std::uint64_t>()->default_value(timing::Options{}.max_cycles), "")(
       "max-memory", po::value<std::uint64_t>()->default_value(0), "")(
       "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
