@@ -270,8 +270,8 @@ int run_check(const std::vector<std::string>& args) {
     if (!vm.count("json"))
       std::cout << specs.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
     return with_problems ? kFailed : kOk;
-  } catch (const std::invalid_argument& e) {
-    return usage_error("check", e.what());
+  } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
+    return usage_error("check", error_text(e));
   } catch (const std::exception& e) {
     std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;

@@ -239,8 +239,8 @@ int run_lds(const std::vector<std::string>& args) {
                            vm["elem-bytes"].as<int>(), vm.count("tile") ? vm["tile"].as<std::string>() : "",
                            vm.count("json") > 0, vm.count("record") ? vm["record"].as<std::string>() : "",
                            vm["run-id"].as<std::string>());
-  } catch (const std::invalid_argument& e) {
-    return usage_error("lds", e.what());
+  } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
+    return usage_error("lds", error_text(e));
   } catch (const std::exception& e) {
     std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;

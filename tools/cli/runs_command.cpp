@@ -14,7 +14,7 @@ namespace tilelab::cli {
 namespace {
 
 int store_error(const std::exception& e) {
-  std::cerr << "error: " << e.what() << "\n";
+  std::cerr << "error: " << error_text(e) << "\n";
   return kFailed;
 }
 

@@ -398,8 +398,8 @@ int run_code_object(const po::variables_map& vm) {
     if (!vm.count("save") && !run.saved.empty())
       std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run.saved.size());
     return model && model->result().hazard_count ? kFailed : kOk;
-  } catch (const std::invalid_argument& e) {
-    return usage_error("sim", e.what());
+  } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
+    return usage_error("sim", error_text(e));
   } catch (const std::exception& e) {
     std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;
@@ -582,8 +582,8 @@ int run_sim(const std::vector<std::string>& args) {
     }
     if (vm.count("out")) record(vm["out"].as<std::string>(), vm["run-id"].as<std::string>(), spec, r);
     return r.pass && !disagree ? kOk : kFailed;
-  } catch (const std::invalid_argument& e) {
-    return usage_error("sim", e.what());
+  } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
+    return usage_error("sim", error_text(e));
   } catch (const std::exception& e) {
     std::cerr << "error: " << error_text(e) << "\n";
     return kFailed;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "traces/rocprof/file_tree.hpp"
 #include "traces/store.hpp"
 
 namespace tilelab::traces::rocprof {
@@ -413,9 +414,9 @@ Profile read_profile(const std::string& path) {
     throw FormatError(path + ": not a file tilelab imports (*kernel_trace.csv, *counter_collection.csv, *.db)");
   }
   std::vector<std::string> traces, counters, dbs;
-  for (const auto& e : fs::recursive_directory_iterator(path, ec)) {
-    if (!e.is_regular_file()) continue;
-    const std::string f = e.path().string();
+  for (const TreeEntry& e : list_tree(path)) {
+    if (!e.regular_file) continue;
+    const std::string& f = e.path;
     if (ends_with(f, "kernel_trace.csv")) traces.push_back(f);
     else if (ends_with(f, "counter_collection.csv")) counters.push_back(f);
     else if (ends_with(f, ".db")) dbs.push_back(f);

@@ -1,4 +1,5 @@
 #include "traces/rocprof/thread_trace.hpp"
+#include "traces/rocprof/file_tree.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -190,8 +191,8 @@ std::vector<std::string> find_thread_traces(const std::string& root) {
   std::vector<std::string> out;
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root, ec))
-    if (e.is_directory() && e.path().filename().string().rfind("ui_output_agent_", 0) == 0) out.push_back(e.path().string());
+  for (const TreeEntry& e : list_tree(root))
+    if (e.directory && fs::path(e.path).filename().string().rfind("ui_output_agent_", 0) == 0) out.push_back(e.path);
   std::sort(out.begin(), out.end());
   return out;
 }
