@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "kernels/common/formats.hpp"
+#include "sim/arch/toml_text.hpp"
 
 namespace tilelab::kernels {
 
@@ -172,9 +173,11 @@ std::uint64_t default_memory_budget() {
 }
 
 LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory) {
+  const std::string text = read_text(file);
+  if (const std::optional<std::string> problem = arch::toml_text_problem(text, file)) throw std::invalid_argument(*problem);
   toml::table root;
   try {
-    root = toml::parse(read_text(file), file);
+    root = toml::parse(text, file);
   } catch (const toml::parse_error& e) {
     throw std::invalid_argument(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }

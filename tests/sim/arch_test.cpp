@@ -118,7 +118,7 @@ TEST(Arch, RefusesControlCharactersAndBareNonAscii) {
   EXPECT_EQ(error_of("name = \"\"\"a \\\n  \xc3\xa9\"\"\"\n"),
             "test.toml:1: a non-ASCII character right after a line-ending backslash (not supported)");
   EXPECT_EQ(error_of("name = \"x\"\ndescription = \"caf\xc3\xa9\"\n"),
-            "test.toml:2: non-ASCII character in a string (architecture files keep strings ASCII)");
+            "test.toml:2: non-ASCII character in a string (tilelab's TOML files keep strings ASCII)");
   // In comments non-ASCII text is fine.
   EXPECT_EQ(arch::parse_arch("# \xe2\x80\x94 dash\n" + t, "test.toml").name, "tiny");
 }

@@ -233,6 +233,13 @@ contains "huge grid budget" "more than the launch budget of 4294967296 wave-inst
 run sim "$handwritten" --launch "$launch" --functional --max-launch-instructions 200
 check "launch budget exit" 1 "$rc"
 contains "launch budget message" "the launch executed more than 200 wave-instructions; --max-launch-instructions raises the budget" "$err"
+# A launch file is TOML text checked as the arch files are before toml++
+# reads it: a non-ASCII blank after a value (U+03E4) reached undefined
+# behaviour inside toml++ 3.3 (found by fuzz_launch_file).
+printf 'grid = [16, 1, 1] \xcf\xa4\n' > "$tmp/u03e4.toml"
+run sim "$handwritten" --launch "$tmp/u03e4.toml" --functional
+check "non-ASCII launch exit" 2 "$rc"
+contains "non-ASCII launch message" "$tmp/u03e4.toml:1: non-ASCII character outside a string or comment" "$err"
 # ... and in simulated cycles, for a timed run (a wave that sleeps in a loop
 # would otherwise run for days within the instruction budgets).
 run sim "$handwritten" --launch "$launch" --timing --max-cycles 300
