@@ -30,7 +30,7 @@
 // column by column inside a group (Triton's GROUP_M order), so that the
 // workgroups an XCD runs together share rows of A and columns of B in its L2.
 // Spec: spec.cpp.
-// Shapes: M % 128 == 0, N % 128 == 0, K % 64 == 0.
+// Shapes: M % 128 == 0, N % 128 == 0, K % 64 == 0 (the gemm_256 variant: M, N % 256).
 #include "kernels/gemm_bf16/gemm_tile.hpp"
 
 extern "C" __global__ __launch_bounds__(gemm_bf16_tile::kThreads) void gemm_bf16(

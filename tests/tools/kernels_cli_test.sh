@@ -157,6 +157,16 @@ done
 for g in 2 3 32; do
   check "workgroup order $g computes the same C" "ok" "$(cmp -s "$tmp/order0/@0.bin" "$tmp/order$g/@0.bin" && echo ok)"
 done
+# The 256x256x64, 8-wave variant (build/kernels/variants/gemm_256) keeps the
+# copy, swizzle, MFMA and K order: on the same inputs (256 x 512, 2 workgroups
+# of 512 work-items, plain order and group_m 2) its C is gemm_bf16's, bit for bit.
+for g in 0 2; do
+  sed -e 's/^grid = \[4, 2, 1\]/grid = [2, 1, 1]/' -e 's/^block = \[256, 1, 1\]/block = [512, 1, 1]/' \
+    -e "s/^value = $g\$/value = $g/" < "$tmp/order$g.toml" > "$tmp/tile256_$g.toml"
+  run sim "$objects/variants/gemm_256/gfx950/gemm_bf16.hsaco" --launch "$tmp/tile256_$g.toml" --functional --save "$tmp/tile256_$g"
+  check "256 x 256 tile, order $g exit" 0 "$rc"
+  check "256 x 256 tile, order $g computes gemm_bf16's C" "ok" "$(cmp -s "$tmp/order0/@0.bin" "$tmp/tile256_$g/@0.bin" && echo ok)"
+done
 head -c 262144 /dev/zero > "$tmp/zeros.bin"
 check "C is written" "differ" "$(cmp -s "$tmp/order0/@0.bin" "$tmp/zeros.bin" || echo differ)"
 
