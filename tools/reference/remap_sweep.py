@@ -5,18 +5,21 @@ no remap, then a chunked XCD remap with a GROUP_M tile order of 2, 4, 8, 32.
 Measured there (HK's 256x256x64 kernel, 8 waves): 1016.6, 1083.3, 1108.8,
 1113.9, 875.1 TFLOP/s.
 
-This runs the suite's gemm_bf16 (128x128x64 tile, 4 waves: another kernel, so
-the absolute numbers are not comparable; the ordering and the spread are)
-with its `group_m` argument set to each order, from a launch file, in the
-cycle model on the whole chip, and prints a markdown table.  Nothing is fitted
-to the measured figures.
+This runs the suite's gemm_bf16 (128x128x64 tile, 4 waves) or its variant
+gemm_256 (--tile 256: 256x256x64, 8 waves as 2x4, the shape of HK's kernel
+but not its code: HK's ping-pongs two groups of 8 waves, ours double-buffers
+through registers, so absolute numbers are not comparable; the ordering and
+the spread are) with its `group_m` argument set to each order, from a launch
+file, in the cycle model on the whole chip, and prints a markdown table.
+Nothing is fitted to the measured figures.
 
-usage: remap_sweep.py [--full|--all-xcds] [--size S] [BUILD_DIR]
+usage: remap_sweep.py [--full|--all-xcds] [--size S] [--tile 128|256] [BUILD_DIR]
   --full      simulate every workgroup (default: sampled, see sim/timing/README.md)
   --all-xcds  simulate every XCD, fast-forward kept: the remapped orders share B
               between XCDs, and one sampled XCD counts those lines as its own
               HBM traffic
   --size S M = N = K = S (default 8192)
+  --tile T  128 (gemm_bf16, default) or 256 (the gemm_256 variant)
 """
 import json
 import pathlib
@@ -28,30 +31,31 @@ import time
 MEASURED = {0: 1016.6, 2: 1083.3, 4: 1108.8, 8: 1113.9, 32: 875.1}  # HK-GRID data_to_log.json, TFLOP/s
 
 args = sys.argv[1:]
-mode, size = [], 8192
+mode, size, tile = [], 8192, 128
 while args and args[0].startswith("--"):
     flag = args.pop(0)
     if flag in ("--full", "--all-xcds"):
         mode = [flag]
     elif flag == "--size":
         size = int(args.pop(0))
+    elif flag == "--tile" and args and args[0] in ("128", "256"):
+        tile = int(args.pop(0))
     else:
-        sys.exit("usage: remap_sweep.py [--full|--all-xcds] [--size S] [BUILD_DIR]")
+        sys.exit("usage: remap_sweep.py [--full|--all-xcds] [--size S] [--tile 128|256] [BUILD_DIR]")
 root = pathlib.Path(__file__).resolve().parents[2]
 build = pathlib.Path(args[0]) if args else root / "build"
 tilelab = build / "bin" / "tilelab"
-code_object = build / "kernels" / "gfx950" / "gemm_bf16.hsaco"
+code_object = build / "kernels" / ("gfx950" if tile == 128 else "variants/gemm_256/gfx950") / "gemm_bf16.hsaco"
 if not code_object.is_file():
     sys.exit(f"error: {code_object}: not built (tools/setup.sh builds it)")
 
 
 def launch_toml(s, group_m):
     # by byte offset: C, A, B, M, N, K, group_m (the code object keeps no argument names)
-    tile = 128
     return "\n".join([
         'kernel = "gemm_bf16"',
         f"grid = [{s // tile}, {s // tile}, 1]",
-        "block = [256, 1, 1]",
+        f"block = [{256 if tile == 128 else 512}, 1, 1]",
         "seed = 1",
         "",
         f"[args.\"@0\"]\nbuffer = {{ bytes = {s * s * 2}, fill = \"zeros\" }}",
@@ -86,7 +90,8 @@ for g in MEASURED:
     print(f"group_m {g}: {tflops:.1f} TFLOP/s ({wall:.0f} s)", file=sys.stderr, flush=True)
 
 base = rows[0][1]
-print(f"| order | HK measured TFLOP/s | vs no remap | gemm_bf16 {size}^3 predicted TFLOP/s | vs no remap | limiter | L2 hit | MALL hit | HBM MB | cycles | run | wall s |")
+name = "gemm_bf16" if tile == 128 else "gemm_256"
+print(f"| order | HK measured TFLOP/s | vs no remap | {name} {size}^3 predicted TFLOP/s | vs no remap | limiter | L2 hit | MALL hit | HBM MB | cycles | run | wall s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for g, tf, lim, l2, mall, hbm, cyc, how, wall in rows:
     name = "no remap" if g == 0 else f"chunked + group_m {g}"
