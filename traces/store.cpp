@@ -860,7 +860,8 @@ std::vector<EventRecord> Reader::wave_events(const std::string& id, std::uint32_
     std::vector<EventRecord> out;
     for (const SegmentRecord& s : segs) {
       if (s.wave != wave) continue;
-      if (s.first + s.count > total) throw StoreError("'" + impl_->file + "': event index points past the events (damaged?)");
+      if (s.count > total || s.first > total - s.count)
+        throw StoreError("'" + impl_->file + "': event index points past the events (damaged?)");
       std::size_t at = out.size();
       out.resize(at + s.count);
       h5::read_table(g, "events", t, s.first, s.count, out.data() + at);
@@ -879,7 +880,7 @@ void Reader::for_each_wave_events(
     const std::uint64_t total = g.has("events") ? h5::table_rows(g, "events") : 0;
     std::unordered_map<std::uint32_t, std::vector<std::size_t>> segments_of;
     for (std::size_t i = 0; i < segs.size(); ++i) {
-      if (segs[i].first + segs[i].count > total)
+      if (segs[i].count > total || segs[i].first > total - segs[i].count)  // no wrap-around on damaged values
         throw StoreError("'" + impl_->file + "': event index points past the events (damaged?)");
       if (waves.count(segs[i].wave)) segments_of[segs[i].wave].push_back(i);
     }

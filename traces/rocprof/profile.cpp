@@ -113,7 +113,7 @@ std::string process_of_file(const std::string& path, const std::string& kind) {
 // cap instead of in an unbounded, already-deleted temporary file.
 constexpr std::uint64_t kStepsPerCheck = 10000;
 constexpr std::uint64_t kBaseSteps = 50'000'000;    // any small database
-constexpr std::uint64_t kStepsPerByte = 2000;       // a real rocpd database's queries are far below this
+constexpr std::uint64_t kStepsPerByte = 2000;       // generous: the reader's queries visit each row a few times
 constexpr std::int64_t kMinTempBytes = 256ll << 20;    // temporary storage: 4x the file, in these bounds
 constexpr std::int64_t kMaxTempBytes = 4096ll << 20;
 
