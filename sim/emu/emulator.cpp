@@ -71,7 +71,10 @@ Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const a
   if (co.arch != "gfx950" && co.arch != "gfx942")
     throw EmuError(co.path + ": the emulator runs gfx950 and gfx942 code, not " + co.arch);
   if (descriptor_.wave32()) throw EmuError(kernel + ": wave32 kernels are not emulated");
-  if (kernel_.private_segment_fixed_size) throw EmuError(kernel + ": kernels using scratch memory are not emulated");
+  private_bytes_ = std::max(kernel_.private_segment_fixed_size, descriptor_.private_segment_fixed_size);
+  if (private_bytes_ > kMaxPrivateBytes)
+    throw EmuError(kernel + ": " + std::to_string(private_bytes_) + " bytes of scratch per lane, more than the " +
+                   std::to_string(kMaxPrivateBytes) + " the emulator gives a lane");
   load_ops();
 }
 
@@ -162,6 +165,19 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
     int sgpr = pointer_sgprs;  // then the system SGPRs: workgroup ids as enabled
     for (int d = 0; d < 3; ++d)
       if (descriptor_.workgroup_id_enabled(d)) w.s[static_cast<std::size_t>(sgpr++)] = id[static_cast<std::size_t>(d)];
+    // Workgroup info (its waves in bits 5:0, AMDGPUUsage's initial state), then
+    // the private segment wavefront offset: 0, each wave's segment is its own.
+    if (descriptor_.workgroup_info_enabled()) w.s[static_cast<std::size_t>(sgpr++)] = static_cast<std::uint32_t>(waves);
+    if (descriptor_.private_segment()) w.s[static_cast<std::size_t>(sgpr++)] = 0;
+    if (private_bytes_) {
+      w.private_bytes = private_bytes_;
+      w.scratch.assign(static_cast<std::size_t>(private_bytes_) * kLanes, 0);
+      // Unique per wave of the launch, far above any buffer: the cycle model's view.
+      const std::uint64_t linear = id[0] + static_cast<std::uint64_t>(launch.grid[0]) *
+                                               (id[1] + static_cast<std::uint64_t>(launch.grid[1]) * id[2]);
+      const std::uint64_t per_wave = (static_cast<std::uint64_t>(private_bytes_) * kLanes + 4095) & ~std::uint64_t{4095};
+      w.scratch_base = kScratchAperture + (linear * static_cast<std::uint64_t>(waves) + static_cast<std::uint64_t>(n)) * per_wave;
+    }
     bool packed = descriptor_.workitem_id_vgprs() > 0;
     std::uint32_t* v0 = w.vgpr(0);
     for (int l = 0; l < kLanes; ++l) {

@@ -28,6 +28,12 @@
 
 namespace tilelab::emu {
 
+// Scratch: the most bytes per lane the emulator gives (a wave's segment is
+// allocated whole, 64 lanes of it), and where the cycle model sees the
+// segments (a synthetic aperture above any buffer the emulator allocates).
+inline constexpr std::uint32_t kMaxPrivateBytes = 1u << 20;
+inline constexpr std::uint64_t kScratchAperture = std::uint64_t{1} << 56;
+
 struct Launch {
   std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
   std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup per dimension
@@ -151,6 +157,7 @@ class Emulator {
   AccessObserver* observer_ = nullptr;
   LdsRaceLog race_log_;  // of the current run
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
+  std::uint32_t private_bytes_ = 0;  // scratch per lane (the descriptor's fixed size)
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
 };
 

@@ -447,9 +447,107 @@ void buffer_store(Wave& w, const Op& op, Env& e) {
   if (e.observer) e.observer->global_access(seen, touched, Bytes, true);
 }
 
+// ---- scratch: each lane's private segment (architected flat scratch) ----
+// A lane's private address is vaddr (unless `off`) + saddr (unless `off`) +
+// the instruction offset (ISA: the SV, SS and ST forms of scratch_*).  The
+// segment is the descriptor's fixed size per lane; an access outside it
+// stops the run.  The hardware keeps the segment swizzled: dword k of every
+// lane side by side, 256 bytes per k for wave64 (AMDGPUUsage: element size
+// 4, index stride 64), which is what the cycle model is shown.
+std::int64_t private_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std::int32_t offset) {
+  std::int64_t a = offset;
+  if (vaddr.loc != Loc::Off) a += static_cast<std::int32_t>(vector_reg(w, vaddr, 0)[l]);
+  if (saddr.loc != Loc::Off) a += static_cast<std::int32_t>(scalar_u32(w, saddr));
+  return a;
+}
+
+template <int Bytes>
+std::uint8_t* private_bytes_at(Wave& w, std::int64_t a, int l, bool store) {
+  constexpr int align = Bytes < 4 ? Bytes : 4;
+  if (a < 0 || a + Bytes > static_cast<std::int64_t>(w.private_bytes))
+    throw EmuError(std::string("scratch ") + (store ? "store" : "load") + " of " + std::to_string(Bytes) +
+                   " bytes at private address " + std::to_string(a) + " (lane " + std::to_string(l) +
+                   ") is outside the lane's " + std::to_string(w.private_bytes) + "-byte private segment");
+  if (a % align)
+    throw EmuError(std::string("scratch ") + (store ? "store" : "load") + " at private address " + std::to_string(a) +
+                   " (lane " + std::to_string(l) + ") is not " + std::to_string(align) +
+                   "-byte aligned (unaligned scratch is not modelled)");
+  return &w.scratch[static_cast<std::size_t>(l) * w.private_bytes + static_cast<std::size_t>(a)];
+}
+
+// The swizzled addresses of one scratch access, one wave-level access per dword.
+template <int Bytes>
+void report_scratch(const Wave& w, const std::int64_t* at, std::uint64_t active, bool store, Env& e) {
+  if (!e.observer) return;
+  constexpr int dwords = Bytes < 4 ? 1 : Bytes / 4;
+  u64 swizzled[kLanes];
+  for (int k = 0; k < dwords; ++k) {
+    for (u64 ex = active; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      const u64 a = static_cast<u64>(at[l]);
+      swizzled[l] = w.scratch_base + (a / 4 + static_cast<u64>(k)) * 4 * kLanes + 4 * static_cast<u64>(l) + a % 4;
+    }
+    e.observer->global_access(swizzled, active, Bytes < 4 ? Bytes : 4, store);
+  }
+}
+
+template <int Bytes, bool Sign = false, int Half = -1>
+void scratch_load(Wave& w, const Op& op, Env& e) {
+  const Operand &dst = O(op, 0), &vaddr = O(op, 1), &saddr = O(op, 2);
+  std::int64_t at[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    at[l] = private_address(w, vaddr, saddr, l, op.t.mods.offset);
+    const std::uint8_t* p = private_bytes_at<Bytes>(w, at[l], l, false);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, dst, i)[l], p + 4 * i, 4);
+    } else {
+      u32 v = 0;
+      std::memcpy(&v, p, Bytes);
+      write_narrow<Bytes, Sign, Half>(vector_reg(w, dst)[l], v);
+    }
+  }
+  report_scratch<Bytes>(w, at, w.exec, false, e);
+}
+
+template <int Bytes, int Half = 0>
+void scratch_store(Wave& w, const Op& op, Env& e) {
+  const Operand &vaddr = O(op, 0), &data = O(op, 1), &saddr = O(op, 2);
+  std::int64_t at[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    at[l] = private_address(w, vaddr, saddr, l, op.t.mods.offset);
+    std::uint8_t* p = private_bytes_at<Bytes>(w, at[l], l, true);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, data, i)[l], 4);
+    } else {
+      const u32 v = vector_reg(w, data)[l] >> (16 * Half);
+      std::memcpy(p, &v, Bytes);
+    }
+  }
+  report_scratch<Bytes>(w, at, w.exec, true, e);
+}
+
 }  // namespace
 
 void add_memory_ops(HandlerTable& t) {
+  t["scratch_load_ubyte"] = scratch_load<1>;
+  t["scratch_load_sbyte"] = scratch_load<1, true>;
+  t["scratch_load_ushort"] = scratch_load<2>;
+  t["scratch_load_sshort"] = scratch_load<2, true>;
+  t["scratch_load_short_d16"] = scratch_load<2, false, 0>;
+  t["scratch_load_short_d16_hi"] = scratch_load<2, false, 1>;
+  t["scratch_load_dword"] = scratch_load<4>;
+  t["scratch_load_dwordx2"] = scratch_load<8>;
+  t["scratch_load_dwordx3"] = scratch_load<12>;
+  t["scratch_load_dwordx4"] = scratch_load<16>;
+  t["scratch_store_byte"] = scratch_store<1>;
+  t["scratch_store_short"] = scratch_store<2>;
+  t["scratch_store_short_d16_hi"] = scratch_store<2, 1>;
+  t["scratch_store_dword"] = scratch_store<4>;
+  t["scratch_store_dwordx2"] = scratch_store<8>;
+  t["scratch_store_dwordx3"] = scratch_store<12>;
+  t["scratch_store_dwordx4"] = scratch_store<16>;
   t["ds_read_b64_tr_b16"] = ds_read_b64_tr<2>;
   t["ds_read_b64_tr_b8"] = ds_read_b64_tr<1>;
   t["ds_swizzle_b32"] = ds_swizzle;

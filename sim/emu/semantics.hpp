@@ -46,7 +46,8 @@ struct LdsTrace {
 // accesses, and the clock that s_memtime reads.  Absent in functional runs.
 struct AccessObserver {
   virtual ~AccessObserver() = default;
-  // One wave-level global access: each active lane's byte address, `bytes` per lane.
+  // One wave-level global access: each active lane's byte address, `bytes` per
+  // lane.  An instruction may report several (scratch: one per dword); they add up.
   virtual void global_access(const std::uint64_t* addresses, std::uint64_t active, int bytes, bool store) = 0;
   // One wave-level LDS access: bank-model cycles (conflicts included); modelled
   // is false when the arch file has no phase table for the instruction.

@@ -35,6 +35,13 @@ struct Wave {
   // VSKIP (s_setvskip): while set, vector instructions (VALU, VMEM, LDS) are skipped.
   bool vskip = false;
   std::uint64_t executed = 0;
+  // The private segment (scratch): private_bytes per lane, lane after lane.
+  // scratch_base is where the hardware's swizzled view of it would lie (a
+  // dword of one private address for the 64 lanes side by side), reported to
+  // the cycle model as the addresses scratch instructions touch.
+  std::uint32_t private_bytes = 0;
+  std::vector<std::uint8_t> scratch;
+  std::uint64_t scratch_base = 0;
 
   std::uint32_t* vgpr(int r) { return &v[static_cast<std::size_t>(r) * kLanes]; }
   const std::uint32_t* vgpr(int r) const { return &v[static_cast<std::size_t>(r) * kLanes]; }

@@ -255,6 +255,12 @@ bool KernelDescriptor::private_segment_buffer() const {
   return AMDHSA_BITS_GET(kernel_code_properties,
                          llvm::amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER);
 }
+bool KernelDescriptor::private_segment() const {
+  return AMDHSA_BITS_GET(compute_pgm_rsrc2, llvm::amdhsa::COMPUTE_PGM_RSRC2_ENABLE_PRIVATE_SEGMENT);
+}
+bool KernelDescriptor::workgroup_info_enabled() const {
+  return AMDHSA_BITS_GET(compute_pgm_rsrc2, llvm::amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_INFO);
+}
 bool KernelDescriptor::wave32() const {
   return AMDHSA_BITS_GET(kernel_code_properties, llvm::amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32);
 }

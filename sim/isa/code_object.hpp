@@ -51,6 +51,11 @@ struct KernelDescriptor {
   bool kernarg_segment_ptr() const;
   bool dispatch_ptr() const;
   bool private_segment_buffer() const;
+  // COMPUTE_PGM_RSRC2.ENABLE_PRIVATE_SEGMENT: scratch is used; with
+  // architected flat scratch (gfx940+) the wave's scratch offset is then a
+  // system SGPR after the workgroup ids (and the workgroup info, when enabled).
+  bool private_segment() const;
+  bool workgroup_info_enabled() const;  // COMPUTE_PGM_RSRC2.ENABLE_SGPR_WORKGROUP_INFO
   bool wave32() const;
   int float_denorm_mode_32() const;  // FLOAT_DENORM_MODE_32: 0 flush in+out .. 3 keep both
 };

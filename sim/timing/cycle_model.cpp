@@ -131,8 +131,23 @@ class CycleModel::ComputeUnit {
   bool live() const { return live_waves_ > 0; }
 
   // The observer's side: what the executing instruction touched.
+  // Several calls for one instruction (a scratch access: one per dword of
+  // the swizzled segment) add up: lines ascending, each once.
   void global_access(const std::uint64_t* a, std::uint64_t active, int bytes) {
-    lines_ = coalesce(a, active, bytes, t_.l1_line_bytes);
+    std::vector<LineUse> more = coalesce(a, active, bytes, t_.l1_line_bytes);
+    if (lines_.empty()) {
+      lines_ = std::move(more);
+      return;
+    }
+    std::vector<LineUse> merged;
+    merged.reserve(lines_.size() + more.size());
+    std::size_t i = 0, j = 0;
+    while (i < lines_.size() || j < more.size()) {
+      if (j == more.size() || (i < lines_.size() && lines_[i].line < more[j].line)) merged.push_back(lines_[i++]);
+      else if (i == lines_.size() || more[j].line < lines_[i].line) merged.push_back(more[j++]);
+      else merged.push_back({lines_[i].line, lines_[i].bytes + more[j].bytes}), ++i, ++j;
+    }
+    lines_ = std::move(merged);
   }
   void lds_access(int cycles, int conflicts, bool modelled) {
     lds_cycles_ += modelled ? cycles : 1;  // [?] an LDS op without a phase table: one pass

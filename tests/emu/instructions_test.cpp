@@ -342,6 +342,60 @@ TEST(EmuInstructions, OutOfBoundsGlobalLoadNamesLaneAndAddress) {
   }
 }
 
+// The private segment (issue 26): the three address forms of scratch_*
+// (vaddr + offset, saddr + offset, offset alone), narrow loads and stores,
+// each lane its own memory; an address outside the lane's segment stops the
+// run naming lane, address and size.
+TEST(EmuInstructions, ScratchFormsAndThePrivateSegment) {
+  Snippet s(
+      "scratch_store_dword off, v1, off offset:8\n"         // ST: every lane at 8
+      "scratch_store_dwordx2 v2, v[4:5], off offset:16\n"   // SV: lane l at 4l + 16 (v2 = 4l)
+      "scratch_store_short off, v1, s6 offset:2\n"          // SS: s6 + 2 = 6
+      "scratch_load_dword v10, off, off offset:8\n"
+      "scratch_load_dwordx2 v[12:13], v2, off offset:16\n"  // 64-bit tuples are even-aligned on gfx90a+
+      "scratch_load_ushort v14, off, off offset:6\n"
+      "scratch_load_sbyte v15, off, off offset:7");
+  auto prepare = [&] {
+    emu::Wave& w = s.wave();
+    w.private_bytes = 512;
+    w.scratch.assign(512 * 64, 0);
+    w.s[6] = 4;
+    for (int l = 0; l < 64; ++l) {
+      w.vgpr(1)[l] = 0x80c18000u + static_cast<std::uint32_t>(l);  // low half: 0x8000 + l
+      w.vgpr(2)[l] = 4u * static_cast<std::uint32_t>(l);
+      w.vgpr(4)[l] = 1000u + static_cast<std::uint32_t>(l), w.vgpr(5)[l] = 2000u + static_cast<std::uint32_t>(l);
+    }
+  };
+  prepare();
+  s.run();
+  for (int l : {0, 5, 63}) {
+    const emu::Wave& w = s.wave();
+    const std::uint32_t ul = static_cast<std::uint32_t>(l);
+    EXPECT_EQ(w.vgpr(10)[l], 0x80c18000u + ul) << l;
+    EXPECT_EQ(w.vgpr(12)[l], 1000u + ul) << l;
+    EXPECT_EQ(w.vgpr(13)[l], 2000u + ul) << l;
+    EXPECT_EQ(w.vgpr(14)[l], 0x8000u + ul) << l;  // the short stored at 6: the low half of v1, zero-extended
+    EXPECT_EQ(w.vgpr(15)[l], 0xffffff80u) << l;   // byte 7, the short's high byte 0x80, sign-extended
+    // Lane-private: lane l's bytes 16.. hold its own pair, in its own segment.
+    std::uint32_t v = 0;
+    std::memcpy(&v, &w.scratch[static_cast<std::size_t>(l) * 512 + 16 + 4 * ul], 4);
+    EXPECT_EQ(v, 1000u + ul) << l;
+  }
+  Snippet bad("scratch_load_dword v0, v2, off offset:4");
+  bad.wave().private_bytes = 64;
+  bad.wave().scratch.assign(64 * 64, 0);
+  for (int l = 0; l < 64; ++l) bad.wave().vgpr(2)[l] = 4u * static_cast<std::uint32_t>(l);  // lane 15: 64, past the end
+  try {
+    bad.run();
+    FAIL() << "a scratch load outside the segment ran";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("scratch load of 4 bytes at private address 64 (lane 15) is outside the "
+                                         "lane's 64-byte private segment"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // DPP on source 0: quad_perm swaps pairs; row_shr:1 with bound_ctrl reads 0
 // at each row's first lane; row_bcast:15 with row_mask 0xa writes rows 1 and
 // 3 only, each from lane 15 of the row before.

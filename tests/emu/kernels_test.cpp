@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "hw/emu/emu_device.hpp"
 #include "kernels/design_check.hpp"
 #include "kernels/emulated.hpp"
 #include "kernels/host.hpp"
 #include "kernels/spec.hpp"
+#include "sim/timing/cycle_model.hpp"
 
 namespace tilelab {
 namespace {
@@ -228,6 +230,44 @@ TEST(EmuKernels, RefusesBadRequests) {
     FAIL() << "a gfx950-only kernel ran on gfx942";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "attention_fwd_d256 is not built for gfx942 (only for gfx950)");
+  }
+}
+
+// A kernel clang-22 compiled with forced spills (tests/data/compiled/spills.hip:
+// 168 bytes of scratch per lane, 72 scratch instructions) gives its exact
+// integer result through the private segment, run functionally and under
+// the cycle model (issue 26).
+TEST(EmuKernels, CompilerSpillsRunThroughThePrivateSegment) {
+  const std::vector<std::uint8_t> co = hw::read_code_object(TILELAB_SPILLS_CO);
+  constexpr int kItems = 256;  // 4 workgroups of 64
+  std::vector<std::uint32_t> in(static_cast<std::size_t>(kItems) * 48);
+  std::uint32_t x = 12345;
+  for (std::uint32_t& v : in) v = x = x * 1664525u + 1013904223u;
+  std::vector<std::uint32_t> want(kItems);
+  for (int t = 0; t < kItems; ++t) {
+    const std::uint32_t* v = &in[static_cast<std::size_t>(t) * 48];
+    std::uint32_t sum = 0;
+    for (int i = 0; i < 48; ++i) sum += (v[i] * v[47 - i]) ^ v[(i * 7) % 48];
+    want[static_cast<std::size_t>(t)] = sum;
+  }
+  for (bool timed : {false, true}) {
+    const arch::Arch a = arch::load_arch("gfx950");
+    std::optional<timing::CycleModel> model;
+    if (timed) model.emplace(a, timing::Options{});
+    hw::EmuDevice d(a, [&](emu::Emulator& e) {
+      if (model) model->attach(e);
+    });
+    const hw::Kernel k = d.load_kernel(co, "spills");
+    const std::uint64_t out = d.allocate(4 * kItems, "out"), src = d.allocate(4 * in.size(), "in");
+    d.copy_to_device(src, in.data(), 4 * in.size());
+    d.launch(k, {kItems / 64, 1, 1}, {64, 1, 1}, 0, {out, src});
+    std::vector<std::uint32_t> got(kItems);
+    d.copy_to_host(got.data(), out, 4 * kItems);
+    EXPECT_EQ(got, want) << (timed ? "under the cycle model" : "functional");
+    if (timed) {
+      EXPECT_EQ(model->result().waves, 4u);
+      EXPECT_GT(model->result().global_bytes, 4u * in.size());  // the spill traffic beyond the inputs
+    }
   }
 }
 
