@@ -531,6 +531,11 @@ void scratch_store(Wave& w, const Op& op, Env& e) {
 }  // namespace
 
 void add_memory_ops(HandlerTable& t) {
+  // Cache write-back and invalidate (the release and acquire of agent-scope
+  // atomics and fences): the emulator's memory is coherent, so nothing to do;
+  // the cycle model writes dirty L2 lines back at the kernel's end.
+  t["buffer_wbl2"] = [](Wave&, const Op&, Env&) {};
+  t["buffer_inv"] = [](Wave&, const Op&, Env&) {};
   t["scratch_load_ubyte"] = scratch_load<1>;
   t["scratch_load_sbyte"] = scratch_load<1, true>;
   t["scratch_load_ushort"] = scratch_load<2>;

@@ -89,6 +89,13 @@ void add_scalar_ops(HandlerTable& t) {
   t["s_xnor_b64"] = sop2_64<([](std::uint64_t a, std::uint64_t b) { return ~(a ^ b); })>;
   // Shifts (amount S1[4:0] / S1[5:0]): SCC = result != 0.
   t["s_lshl_b32"] = sop2_32<([](std::uint32_t a, std::uint32_t b) { return a << (b & 31); }), true>;
+  // s_bitset0/1_b32: bit S0[4:0] of the destination cleared / set, the rest kept; SCC unchanged.
+  t["s_bitset1_b32"] = [](Wave& w, const Op& op, Env&) {
+    write_scalar_u32(w, D(op), scalar_u32(w, D(op)) | 1u << (S(w, op, 1) & 31));
+  };
+  t["s_bitset0_b32"] = [](Wave& w, const Op& op, Env&) {
+    write_scalar_u32(w, D(op), scalar_u32(w, D(op)) & ~(1u << (S(w, op, 1) & 31)));
+  };
   t["s_lshr_b32"] = sop2_32<([](std::uint32_t a, std::uint32_t b) { return a >> (b & 31); }), true>;
   t["s_ashr_i32"] = sop2_32<([](std::uint32_t a, std::uint32_t b) { return static_cast<std::uint32_t>(i32(a) >> (b & 31)); }), true>;
   t["s_lshl_b64"] = sop2_64<([](std::uint64_t a, std::uint64_t b) { return a << (b & 63); })>;

@@ -286,10 +286,12 @@ void mad64(Wave& w, const Op& op, Env&) {
 // c/b forms a carry (borrow) in from operand 4: D = S0 +/- S1 +/- cin.  In
 // 64 bits the sum's bit 32 is the carry; a borrow wraps the difference, so
 // its bit 63 is set.
-template <bool Sub, bool CarryIn>
+// The rev forms (v_subrev_co_u32, v_subbrev_co_u32) take S1 - S0.
+template <bool Sub, bool CarryIn, bool Rev = false>
 void carry_op(Wave& w, const Op& op, Env&) {
   u32 t0[kLanes], t1[kLanes], r[kLanes];
   const u32 *a = src(w, op, 2, t0, 2), *b = src(w, op, 3, t1, 2);
+  if (Rev) std::swap(a, b);
   const u64 cin = CarryIn ? scalar_u64(w, O(op, 4)) : 0;
   u64 out = 0;
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
@@ -434,6 +436,19 @@ void add_vector_ops(HandlerTable& t) {
   t["v_addc_co_u32"] = carry_op<false, true>;
   t["v_sub_co_u32"] = carry_op<true, false>;
   t["v_subb_co_u32"] = carry_op<true, true>;
+  t["v_subrev_co_u32"] = carry_op<true, false, true>;
+  t["v_subbrev_co_u32"] = carry_op<true, true, true>;
+  // v_add_u16 (gfx9 VOP2/VOP3): D = S0[15:0] + S1[15:0] mod 2^16, the high
+  // half zero [I] (the ISA writes D.u16; gfx9 does not keep the high half).
+  TL_INT2("v_add_u16", (a + b) & 0xffff);
+  // v_swap_b32: the two VGPRs exchange values (lanes in EXEC).
+  t["v_swap_b32"] = [](Wave& w, const Op& op, Env&) {
+    u32 *x = vector_reg(w, O(op, 0)), *y = vector_reg(w, O(op, 1));
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      std::swap(x[l], y[l]);
+    }
+  };
   // 64-bit: v_mov_b64, v_lshl_add_u64 (D = (S0 << S1[2:0]) + S2), shifts, v_mad_{u64_u32,i64_i32}.
   t["v_mov_b64"] = [](Wave& w, const Op& op, Env&) {
     u64 vals[kLanes];
@@ -524,6 +539,16 @@ void add_vector_ops(HandlerTable& t) {
   TL_F2("v_max_f32", std::fmax(a, b));
   TL_F2("v_min_f32", std::fmin(a, b));
   TL_F3("v_max3_f32", std::fmax(std::fmax(a, b), c));
+  // v_med3_f32 after the ISA pseudo-code: any NaN gives min3; otherwise the
+  // larger of the two operands that are not the maximum.
+  TL_F3("v_med3_f32", std::isnan(a) || std::isnan(b) || std::isnan(c) ? std::fmin(std::fmin(a, b), c)
+                      : std::fmax(std::fmax(a, b), c) == a                 ? std::fmax(b, c)
+                      : std::fmax(std::fmax(a, b), c) == b                 ? std::fmax(a, c)
+                                                                           : std::fmax(a, b));
+  // The literal-constant FMAs: fmamk D = S0 * K + S1, fmaak D = S0 * S1 + K
+  // (the operands in the order the assembly writes them).
+  TL_F3("v_fmamk_f32", std::fma(a, b, c));
+  TL_F3("v_fmaak_f32", std::fma(a, b, c));
   TL_F3("v_min3_f32", std::fmin(std::fmin(a, b), c));
   TL_F1("v_rcp_f32", static_cast<float>(1.0 / static_cast<double>(a)));
   // The "integer flag" reciprocal (for integer division) computes the same
@@ -598,6 +623,24 @@ void add_vector_ops(HandlerTable& t) {
       u32 y = bits_of(in_f32(b[l], O(op, 2).abs, O(op, 2).neg, e.denorm_mode_32));
       r[l] = bf16_rne(x) | static_cast<u32>(bf16_rne(y)) << 16;
     }
+    store(w, op, r);
+  };
+  // Two f32 into two IEEE halves (S0 low, S1 high), round to nearest even.
+  t["v_cvt_pk_f16_f32"] = [](Wave& w, const Op& op, Env& e) {
+    u32 t0[kLanes], t1[kLanes], r[kLanes];
+    const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);
+    for (int l = 0; l < kLanes; ++l) {
+      const float x = in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32);
+      const float y = in_f32(b[l], O(op, 2).abs, O(op, 2).neg, e.denorm_mode_32);
+      r[l] = f32_to_f16(x) | static_cast<u32>(f32_to_f16(y)) << 16;
+    }
+    store(w, op, r);
+  };
+  // bf16 to f32 (gfx950): the half op_sel[0] picks (low by default) into the high bits, exact.
+  t["v_cvt_f32_bf16"] = [](Wave& w, const Op& op, Env&) {
+    u32 t0[kLanes], r[kLanes];
+    const u32* a = src(w, op, 1, t0);
+    for (int l = 0; l < kLanes; ++l) r[l] = (op.t.mods.op_sel[0] ? a[l] >> 16 : a[l] & 0xffff) << 16;
     store(w, op, r);
   };
   // Packed f32 (VOP3P), see pk().

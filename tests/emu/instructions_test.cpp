@@ -342,6 +342,56 @@ TEST(EmuInstructions, OutOfBoundsGlobalLoadNamesLaneAndAddress) {
   }
 }
 
+// Compiler forms of issue 26, each on values worked out by hand from the ISA's
+// pseudo-code: med3 (NaN gives min3), the literal FMAs, reversed subtracts
+// with borrow out and in, the 16-bit add, swap, bitset, f32 pairs to halves,
+// bf16 to f32, and the cache maintenance that is a no-op in coherent memory.
+TEST(EmuInstructions, CompilerFormsOfIssue26) {
+  Snippet s(
+      "v_med3_f32 v3, v0, v1, v2\n"
+      "v_fmamk_f32 v4, v0, 0x40000000, v1\n"    // v0 * 2 + v1
+      "v_fmaak_f32 v5, v0, v1, 0x40400000\n"    // v0 * v1 + 3
+      "v_subrev_co_u32 v6, vcc, v7, v8\n"       // v8 - v7, borrow to vcc
+      "v_subbrev_co_u32 v9, vcc, v7, v8, vcc\n" // v8 - v7 - borrow
+      "v_add_u16 v10, v11, v12\n"
+      "v_swap_b32 v13, v14\n"
+      "s_bitset1_b32 s20, 5\n"
+      "v_cvt_pk_f16_f32 v15, v16, v17\n"
+      "v_cvt_f32_bf16 v18, v19\n"
+      "buffer_wbl2 sc1\n"
+      "buffer_inv sc1");
+  emu::Wave& w = s.wave();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float a[4] = {1, 3, 2, nan}, b[4] = {3, 1, 1, 4}, c[4] = {2, 2, 3, -1};
+  for (int l = 0; l < 64; ++l) {
+    w.vgpr(0)[l] = bits(a[l % 4]), w.vgpr(1)[l] = bits(b[l % 4]), w.vgpr(2)[l] = bits(c[l % 4]);
+    w.vgpr(7)[l] = l % 2 ? 1 : 5, w.vgpr(8)[l] = l % 2 ? 4 : 3;
+    w.vgpr(11)[l] = 0x1234ffffu, w.vgpr(12)[l] = 0x00010002u;
+    w.vgpr(13)[l] = 13, w.vgpr(14)[l] = 14;
+    w.vgpr(16)[l] = bits(1.0f), w.vgpr(17)[l] = bits(-2.0f);
+    w.vgpr(19)[l] = 0xabcd3f80u;
+  }
+  w.s[20] = 0x100;
+  s.run();
+  const float med[4] = {2, 2, 2, -1};
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(w.vgpr(3)[l], bits(med[l])) << "med3 lane " << l;
+  EXPECT_EQ(w.vgpr(4)[0], bits(5.0f));   // 1 * 2 + 3
+  EXPECT_EQ(w.vgpr(4)[2], bits(5.0f));   // 2 * 2 + 1
+  EXPECT_EQ(w.vgpr(5)[0], bits(6.0f));   // 1 * 3 + 3
+  EXPECT_EQ(w.vgpr(5)[2], bits(5.0f));   // 2 * 1 + 3
+  EXPECT_EQ(w.vgpr(6)[0], 0xfffffffeu);  // 3 - 5: a borrow
+  EXPECT_EQ(w.vgpr(6)[1], 3u);           // 4 - 1
+  EXPECT_EQ(w.vgpr(9)[0], 0xfffffffdu);  // 3 - 5 - 1
+  EXPECT_EQ(w.vgpr(9)[1], 3u);           // 4 - 1 - 0
+  EXPECT_EQ(w.vcc & 3, 1u);              // lane 0 borrows again, lane 1 does not
+  EXPECT_EQ(w.vgpr(10)[0], 1u);          // 0xffff + 0x0002 mod 2^16, high half zero
+  EXPECT_EQ(w.vgpr(13)[5], 14u);
+  EXPECT_EQ(w.vgpr(14)[5], 13u);
+  EXPECT_EQ(w.s[20], 0x120u);
+  EXPECT_EQ(w.vgpr(15)[0], 0xc0003c00u);  // halves of 1.0 (low) and -2.0 (high)
+  EXPECT_EQ(w.vgpr(18)[0], bits(1.0f));   // bf16 0x3f80 from the low half
+}
+
 // The private segment (issue 26): the three address forms of scratch_*
 // (vaddr + offset, saddr + offset, offset alone), narrow loads and stores,
 // each lane its own memory; an address outside the lane's segment stops the
