@@ -243,6 +243,7 @@ inline void Emulator::execute(Env& env, Wave& w) {
     fail(op, "the launch executed more than " + std::to_string(launch_budget_) +
                  " wave-instructions; --max-launch-instructions raises the budget");
   w.pc = op.index + 1;
+  const std::size_t in_flight = w.vmem_in_flight.size();
   try {
     if ((w.vskip || w.gpr_index_mode) && is_vector_instruction(op)) {
       if (!w.vskip) {
@@ -255,6 +256,17 @@ inline void Emulator::execute(Env& env, Wave& w) {
   } catch (const EmuError& e) {
     fail(op, e.what());
   }
+  if (w.waiting_memory) {  // not executed yet: it runs again once memory has returned
+    w.pc = op.index;
+    --launch_executed_;
+    return;
+  }
+  // Once an LDS-DMA load is in flight, every later vector-memory instruction
+  // is counted behind it, so that vmcnt retires them in order.
+  const isa::InstClass c = op.inst->cls;
+  if (in_flight && w.vmem_in_flight.size() == in_flight &&
+      (c == isa::InstClass::VMEM_LOAD || c == isa::InstClass::VMEM_STORE || c == isa::InstClass::LDS_DMA))
+    w.vmem_in_flight.emplace_back(std::nullopt);
   ++w.executed;
   if (w.pc >= ops_.size() && !w.done) fail(op, "ran past the end of the kernel");
 }
@@ -301,25 +313,33 @@ Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, s
         Workgroup wg = start_workgroup(launch, kernarg, {x, y, z});
         wg.races = std::make_unique<LdsRaceCheck>(wg.lds.size(), wg.id, race_log_);
         Env env = env_for(memory, wg);
+        env.memory_last = true;
+        // Each wave runs until it ends, waits at a barrier or waits for an
+        // LDS-DMA load; a barrier opens when every live wave is there; loads
+        // return only when no wave can move otherwise (memory as slow as it
+        // may be, so another wave's LDS reads before the load lands see what
+        // was there, as on the hardware).
         for (;;) {
-          bool progressed = false;
-          for (Wave& w : wg.waves) {
-            while (!w.done && !w.at_barrier) {
-              execute(env, w);
-              progressed = true;
-            }
-          }
-          bool all_done = true, any_waiting = false;
+          for (Wave& w : wg.waves)
+            while (!w.done && !w.at_barrier && !w.waiting_memory) execute(env, w);
+          bool all_done = true, all_at_barrier = true, any_memory = false;
           for (const Wave& w : wg.waves) {
             all_done = all_done && w.done;
-            any_waiting = any_waiting || w.at_barrier;
+            if (!w.done) all_at_barrier = all_at_barrier && w.at_barrier;
+            any_memory = any_memory || w.waiting_memory;
           }
           if (all_done) break;
-          if (any_waiting) {
+          if (all_at_barrier) {
             for (Wave& w : wg.waves) w.at_barrier = false;
-            continue;
+          } else if (any_memory) {
+            for (Wave& w : wg.waves)
+              if (w.waiting_memory) {
+                retire_vmem(w, env, w.waiting_keep);
+                w.waiting_memory = false;
+              }
+          } else {
+            throw EmuError(kernel_.name + ": no wave can make progress");
           }
-          if (!progressed) throw EmuError(kernel_.name + ": no wave can make progress");
         }
         ++ran.workgroups;
         for (const Wave& w : wg.waves) ran.wave_instructions += w.executed;

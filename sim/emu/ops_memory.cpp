@@ -305,17 +305,34 @@ void ds_swizzle(Wave& w, const Op& op, Env&) {
 // LDS-DMA: global_load_lds_dword{,x3,x4} vaddr, saddr|off and
 // buffer_load_dword{,x3,x4} ... lds write each active lane's `Bytes` into the
 // lane-linear LDS block at M0 + instruction offset + lane * Bytes (arch-facts).
+// The data lands later (retire_vmem, at the wave's s_waitcnt vmcnt).
+LdsDmaWrite& start_lds_dma(Wave& w, const Op& op, int bytes) {
+  LdsDmaWrite& d = w.vmem_in_flight.emplace_back(LdsDmaWrite{}).value();
+  d.op_index = op.index;
+  d.bytes = bytes;
+  d.address.assign(kLanes, 0);
+  d.data.assign(static_cast<std::size_t>(kLanes * bytes), 0);
+  return d;
+}
+void lds_dma_lane(Env& e, LdsDmaWrite& d, int l, u32 address, const std::uint8_t* bytes) {
+  if (static_cast<u64>(address) + static_cast<u64>(d.bytes) > e.lds->size())
+    throw EmuError("LDS access of " + std::to_string(d.bytes) + " bytes at " + hex(address) + " (lane " +
+                   std::to_string(l) + ") is outside the workgroup's " + std::to_string(e.lds->size()) + " bytes");
+  d.active |= 1ull << l;
+  d.address[static_cast<std::size_t>(l)] = address;
+  if (bytes) std::memcpy(&d.data[static_cast<std::size_t>(l * d.bytes)], bytes, static_cast<std::size_t>(d.bytes));
+}
+
 template <int Bytes>
 void global_load_lds(Wave& w, const Op& op, Env& e) {
-  u32 lds_addr[kLanes] = {};
   u64 seen[kLanes];
+  LdsDmaWrite& d = start_lds_dma(w, op, Bytes);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     u64 a = seen[l] = lane_address(w, O(op, 0), O(op, 1), l, op.t.mods.offset);
     const std::uint8_t* p = e.memory->find(a, Bytes);
     if (!p) out_of_bounds("global load (to LDS)", Bytes, l, a);
-    lds_addr[l] = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
-    std::memcpy(lds_at(e, w, op, lds_addr[l], Bytes, l, true), p, Bytes);
+    lds_dma_lane(e, d, l, w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes), p);
   }
   if (e.observer) e.observer->global_access(seen, w.exec, Bytes, false);
 }
@@ -392,16 +409,14 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
   u64 touched = 0;  // lanes in range: the others make no memory request
   if (op.t.mods.lds) {  // LDS-DMA form: no data register
     if (Bytes < 4) throw EmuError("the LDS-DMA form of a sub-dword buffer load is not modelled");
+    LdsDmaWrite& d = start_lds_dma(w, op, Bytes);
     for (u64 ex = w.exec; ex; ex &= ex - 1) {
       int l = std::countr_zero(ex);
       BufferAccess a = buffer_address(w, op, 0, 1, l, Bytes);
       if (a.in_range) seen[l] = a.address, touched |= 1ull << l;
-      u32 lds_addr = w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes);
-      std::uint8_t* dst = lds_at(e, w, op, lds_addr, Bytes, l, true);
       const std::uint8_t* p = a.in_range ? e.memory->find(a.address, Bytes) : nullptr;
       if (a.in_range && !p) out_of_bounds("buffer load (to LDS)", Bytes, l, a.address);
-      if (p) std::memcpy(dst, p, Bytes);
-      else std::memset(dst, 0, Bytes);
+      lds_dma_lane(e, d, l, w.m0 + static_cast<u32>(op.t.mods.offset) + static_cast<u32>(l * Bytes), p);  // out of range: zeros
     }
     if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
     return;
@@ -529,6 +544,21 @@ void scratch_store(Wave& w, const Op& op, Env& e) {
 }
 
 }  // namespace
+
+void retire_vmem(Wave& w, Env& e, std::size_t keep) {
+  while (w.vmem_in_flight.size() > keep) {
+    if (const std::optional<LdsDmaWrite>& d = w.vmem_in_flight.front()) {
+      for (u64 ex = d->active; ex; ex &= ex - 1) {
+        const int l = std::countr_zero(ex);
+        const u32 address = d->address[static_cast<std::size_t>(l)];
+        if (e.races) e.races->access(w.id, w.barriers, d->op_index, address, d->bytes, true);
+        std::memcpy(e.lds->data() + address, &d->data[static_cast<std::size_t>(l * d->bytes)],
+                    static_cast<std::size_t>(d->bytes));
+      }
+    }
+    w.vmem_in_flight.pop_front();
+  }
+}
 
 void add_memory_ops(HandlerTable& t) {
   // Cache write-back and invalidate (the release and acquire of agent-scope

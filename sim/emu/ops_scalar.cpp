@@ -271,12 +271,39 @@ void add_scalar_ops(HandlerTable& t) {
   t["s_cbranch_execnz"] = cbranch<([](const Wave& w) { return w.exec != 0; })>;
   // Program control.  Memory operations complete when issued in the
   // functional model, so waits have nothing to wait for.
-  t["s_endpgm"] = [](Wave& w, const Op&, Env&) { w.done = true; };
+  // s_endpgm: a wave's LDS-DMA loads still in flight land before it is gone.
+  t["s_endpgm"] = [](Wave& w, const Op&, Env& e) {
+    if (!w.vmem_in_flight.empty() && e.memory_last) {
+      w.waiting_memory = true;
+      w.waiting_keep = 0;
+      return;
+    }
+    retire_vmem(w, e, 0);
+    w.done = true;
+  };
   t["s_barrier"] = [](Wave& w, const Op&, Env&) {
     w.at_barrier = true;
     ++w.barriers;
   };
-  t["s_waitcnt"] = [](Wave&, const Op&, Env&) {};
+  // s_waitcnt: only LDS-DMA loads have an effect another wave can see; they
+  // land once vmcnt (simm16 bits 3:0 and 15:14) allows at most that many in flight.
+  t["s_waitcnt"] = [](Wave& w, const Op& op, Env& e) {
+    if (w.vmem_in_flight.empty()) return;
+    std::uint32_t simm = 0;
+    for (const isa::Operand& o : op.inst->operands)
+      if (o.kind == isa::Operand::Kind::Imm) {
+        simm = static_cast<std::uint32_t>(o.imm);
+        break;
+      }
+    const std::size_t vmcnt = (simm & 0xf) | ((simm >> 14) & 0x3) << 4;
+    if (w.vmem_in_flight.size() <= vmcnt) return;
+    if (e.memory_last) {
+      w.waiting_memory = true;
+      w.waiting_keep = vmcnt;
+      return;
+    }
+    retire_vmem(w, e, vmcnt);
+  };
   t["s_nop"] = [](Wave&, const Op&, Env&) {};
   t["s_sleep"] = [](Wave&, const Op&, Env&) {};
   // GPR indexing (GCN3+; the mode bits as LLVM's imask operand documents

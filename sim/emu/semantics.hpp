@@ -64,7 +64,16 @@ struct Env {
   LdsRaceCheck* races = nullptr;       // the workgroup's LDS race check (functional runs)
   int denorm_mode_32 = 3;              // FLOAT_DENORM_MODE_32: bit 0 keep input denorms, bit 1 keep outputs
   bool ocp_fp8 = true;                 // FP8 of gfx950 (OCP E4M3/E5M2); gfx942's are the FNUZ variants
+  // Functional runs: an s_waitcnt that must wait for an LDS-DMA load blocks
+  // its wave until no other wave can move (memory as slow as it may be: an
+  // order the hardware can produce).  Under the cycle model the wait is
+  // already over when the instruction executes, so the data just lands.
+  bool memory_last = false;
 };
+
+// Lands the oldest in-flight vector-memory entries of `w` until at most
+// `keep` remain (LDS-DMA data into LDS, with the race check's record).
+void retire_vmem(Wave& w, Env& e, std::size_t keep);
 
 using HandlerTable = std::unordered_map<std::string, Handler>;
 const HandlerTable& handlers();

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <optional>
 #include <vector>
 
 #include "sim/emu/operands.hpp"
@@ -14,6 +16,17 @@ namespace tilelab::emu {
 
 inline constexpr int kLanes = 64;
 inline constexpr int kSgprs = 128;
+
+// One LDS-DMA load's data on its way to LDS (global_load_lds_*, buffer_load
+// ... lds): it lands when the issuing wave's s_waitcnt vmcnt says the load
+// has returned (or when the wave ends), not when it issues.
+struct LdsDmaWrite {
+  std::uint32_t op_index = 0;  // the instruction (for the LDS race check)
+  int bytes = 0;               // per lane
+  std::uint64_t active = 0;    // lanes that write
+  std::vector<std::uint32_t> address;  // per lane
+  std::vector<std::uint8_t> data;      // per lane, `bytes` each
+};
 
 struct Wave {
   std::array<std::uint32_t, kSgprs> s{};
@@ -39,6 +52,13 @@ struct Wave {
   // scratch_base is where the hardware's swizzled view of it would lie (a
   // dword of one private address for the 64 lanes side by side), reported to
   // the cycle model as the addresses scratch instructions touch.
+  // Vector-memory instructions in flight, oldest first, once an LDS-DMA load
+  // is among them (the others as empty entries, so that vmcnt counts them).
+  std::deque<std::optional<LdsDmaWrite>> vmem_in_flight;
+  // Set when s_waitcnt (or s_endpgm) must wait for an LDS-DMA load and the
+  // run lets memory be the slowest part: the wave stays at that instruction.
+  bool waiting_memory = false;
+  std::size_t waiting_keep = 0;  // what the wait allows to stay in flight
   std::uint32_t private_bytes = 0;
   std::vector<std::uint8_t> scratch;
   std::uint64_t scratch_base = 0;

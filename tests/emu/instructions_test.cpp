@@ -1052,6 +1052,43 @@ emu::RunStats run_two_waves(const std::string& source) {
   return e.run(memory, launch);
 }
 
+// AMD's attention pattern (issue 26), reduced: wave 0 loads a tile into LDS by
+// LDS-DMA while wave 1, between the same barriers, reads that LDS.  On the
+// hardware the load lands hundreds of cycles after it issues, so wave 1 reads
+// what LDS held before (zeros).  The functional run returns memory only when
+// no wave can move otherwise, and gives that answer (it gave the tile when a
+// DMA landed at issue); the race report still names the pair.
+TEST(EmuLdsRaces, AnLdsDmaLoadLandsAfterAnotherWavesRead) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  isa::Decoder decoder("gfx950");
+  emu::GlobalMemory memory;
+  const std::uint64_t src = memory.allocate(256, "tile"), out = memory.allocate(256, "out");
+  std::vector<std::uint32_t> tile(64);
+  for (std::uint32_t i = 0; i < 64; ++i) tile[i] = 100 + i;
+  memory.write(src, tile.data(), 256);
+  auto lo = [](std::uint64_t x) { return std::to_string(static_cast<std::uint32_t>(x)); };
+  auto hi = [](std::uint64_t x) { return std::to_string(static_cast<std::uint32_t>(x >> 32)); };
+  const std::string source =
+      "v_lshrrev_b32 v1, 6, v0\nv_and_b32 v3, 63, v0\nv_lshlrev_b32 v2, 2, v3\nv_readfirstlane_b32 s4, v1\n"
+      "s_mov_b32 s6, " + lo(src) + "\ns_mov_b32 s7, " + hi(src) + "\ns_mov_b32 s8, " + lo(out) + "\ns_mov_b32 s9, " +
+      hi(out) + "\n"
+      // Branch offsets in dwords after the branch (the assembler's listing leaves labels as fixups).
+      "s_cmp_eq_u32 s4, 0\ns_cbranch_scc0 5\n"  // wave 1: to the reader
+      "s_mov_b32 m0, 0\nglobal_load_lds_dword v2, s[6:7]\ns_waitcnt vmcnt(0)\ns_branch 6\n"  // wave 0, then to the barrier
+      "ds_read_b32 v5, v2\ns_waitcnt lgkmcnt(0)\nglobal_store_dword v2, v5, s[8:9]\ns_waitcnt vmcnt(0)\n"
+      "s_barrier\ns_endpgm\n";
+  emu::Emulator e(decoder.decode_bytes(assemble(source), 0, "lds_dma_race", 0), a, 1024);
+  emu::Launch launch;
+  launch.block = {128, 1, 1};
+  const emu::RunStats stats = e.run(memory, launch);
+  std::vector<std::uint32_t> got(64, 1);
+  std::memcpy(got.data(), memory.find(out, 256), 256);
+  EXPECT_EQ(got, std::vector<std::uint32_t>(64, 0u)) << "wave 1 read the tile before it landed";
+  ASSERT_GT(stats.lds_races.count, 0u);
+  EXPECT_NE(stats.lds_races.first.at(0).first_text.find("ds_read_b32"), std::string::npos)
+      << stats.lds_races.first.at(0).first_text;
+}
+
 // Both waves store to word 0 with nothing between them: write-write, waves 0
 // then 1, before any barrier, at the store's pc and text.
 TEST(EmuLdsRaces, TwoWavesWritingOneWordRace) {
