@@ -57,6 +57,18 @@ EmulatedRun run_emulated(const std::string& kernel, const std::string& arch, con
   r.tolerance_why = c.tolerance_why;
   r.pass = c.pass();
   r.output = std::move(c.output);
+  // LDS races found: the whole pass again with the waves in the other order,
+  // so that the report can say whether the races change the result.
+  if (r.stats.lds_races.count > 0) {
+    hw::EmuDevice again(arch::load_arch(arch), [&](emu::Emulator& e) {
+      if (prepare) prepare(e);
+      e.set_reverse_wave_order(true);
+    });
+    const hw::Kernel k2 = again.load_kernel(code_object, spec.name);
+    HostLaunch launch2 = host(again, shape, seed);
+    launch_pass(again, load_pass(again, code_object.bytes, k2, launch2), launch2);
+    r.same_output_in_reverse_order = launch2.check().output == r.output;
+  }
   return r;
 }
 

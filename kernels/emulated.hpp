@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct EmulatedRun {
   double seconds = 0;                  // wall time of the emulated dispatch (inputs and reference excluded)
   std::vector<std::uint8_t> output;    // the kernel's output bytes
   std::vector<std::string> before;     // kernels of the pass launched first (HostLaunch::before); stats are the main kernel's
+  // When the functional run found LDS races: whether the run with each
+  // workgroup's waves in reverse order gave the same output bytes (empty: not checked).
+  std::optional<bool> same_output_in_reverse_order;
 };
 
 // Runs `kernel` (a spec name) for `arch` on `shape` (the spec's dims; the

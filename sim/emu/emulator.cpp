@@ -320,8 +320,10 @@ Scheduler::Ran Emulator::run_plain(GlobalMemory& memory, const Launch& launch, s
         // may be, so another wave's LDS reads before the load lands see what
         // was there, as on the hardware).
         for (;;) {
-          for (Wave& w : wg.waves)
+          for (std::size_t i = 0; i < wg.waves.size(); ++i) {
+            Wave& w = wg.waves[reverse_waves_ ? wg.waves.size() - 1 - i : i];
             while (!w.done && !w.at_barrier && !w.waiting_memory) execute(env, w);
+          }
           bool all_done = true, all_at_barrier = true, any_memory = false;
           for (const Wave& w : wg.waves) {
             all_done = all_done && w.done;

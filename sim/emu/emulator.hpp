@@ -117,6 +117,9 @@ class Emulator {
   // Dynamic LDS (a launch's extra bytes beyond the kernel's fixed LDS), and
   // the LDS a workgroup gets in all.
   void set_dynamic_lds(std::uint32_t bytes) { dynamic_lds_ = bytes; }
+  // Functional runs: each workgroup's waves take their turns last to first
+  // (another order the hardware can produce; a race check runs both).
+  void set_reverse_wave_order(bool reverse) { reverse_waves_ = reverse; }
   std::uint32_t lds_bytes() const { return descriptor_.group_segment_fixed_size + dynamic_lds_; }
   // Instruction i as the emulator reads it (operands and modifiers).
   const Op& op(std::size_t i) const { return ops_[i]; }
@@ -158,6 +161,7 @@ class Emulator {
   LdsRaceLog race_log_;  // of the current run
   int denorm_mode_32_ = 3;  // FLOAT_DENORM_MODE_32 of the descriptor
   std::uint32_t private_bytes_ = 0;  // scratch per lane (the descriptor's fixed size)
+  bool reverse_waves_ = false;
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
 };
 

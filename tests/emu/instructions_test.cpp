@@ -1089,6 +1089,38 @@ TEST(EmuLdsRaces, AnLdsDmaLoadLandsAfterAnotherWavesRead) {
       << stats.lds_races.first.at(0).first_text;
 }
 
+// The other order of a functional run (set_reverse_wave_order, what the
+// race report's second run uses): wave 0 writes LDS word 0 with nothing
+// between it and wave 1's read.  Waves in order, wave 1 reads wave 0's 7;
+// in reverse, it reads LDS before the write, 0.
+TEST(EmuLdsRaces, TheReverseWaveOrderChangesARacyResult) {
+  for (bool reverse : {false, true}) {
+    const arch::Arch a = arch::load_arch("gfx950");
+    isa::Decoder decoder("gfx950");
+    emu::GlobalMemory memory;
+    const std::uint64_t out = memory.allocate(4, "out");
+    const std::string source =
+        "v_lshrrev_b32 v1, 6, v0\nv_readfirstlane_b32 s4, v1\nv_mov_b32 v2, 0\nv_mov_b32 v3, 7\n"
+        "s_mov_b32 s8, " + std::to_string(static_cast<std::uint32_t>(out)) + "\ns_mov_b32 s9, " +
+        std::to_string(static_cast<std::uint32_t>(out >> 32)) + "\n"
+        "s_cmp_eq_u32 s4, 0\ns_cbranch_scc0 2\n"        // wave 1: past the write
+        "ds_write_b32 v2, v3\n"                          // wave 0: LDS word 0 = 7 (8 bytes)
+        "s_cbranch_scc1 5\n"                             // wave 0: to the end
+        "ds_read_b32 v4, v2\ns_waitcnt lgkmcnt(0)\n"    // wave 1 (8 + 4 bytes)
+        "global_store_dword v2, v4, s[8:9]\n"            // lane 0's word (8 bytes); v2 = 0 in every lane
+        "s_endpgm\n";
+    emu::Emulator e(decoder.decode_bytes(assemble(source), 0, "reverse", 0), a, 1024);
+    e.set_reverse_wave_order(reverse);
+    emu::Launch launch;
+    launch.block = {128, 1, 1};
+    const emu::RunStats stats = e.run(memory, launch);
+    std::uint32_t got = 1;
+    std::memcpy(&got, memory.find(out, 4), 4);
+    EXPECT_EQ(got, reverse ? 0u : 7u) << (reverse ? "reverse" : "in order");
+    EXPECT_GT(stats.lds_races.count, 0u);
+  }
+}
+
 // Both waves store to word 0 with nothing between them: write-write, waves 0
 // then 1, before any barrier, at the store's pc and text.
 TEST(EmuLdsRaces, TwoWavesWritingOneWordRace) {

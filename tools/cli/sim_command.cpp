@@ -87,14 +87,21 @@ Json races_json(const emu::LdsRaceLog& races) {
   return {{"count", races.count}, {"first", first}};
 }
 
-void print_races(const emu::LdsRaceLog& races) {
+// `same_in_reverse`: whether the run with each workgroup's waves in reverse
+// order gave the same output (empty when that was not run).
+void print_races(const emu::LdsRaceLog& races, std::optional<bool> same_in_reverse = std::nullopt) {
   if (!races.count) {
     std::printf("LDS races: none (no LDS halfword touched by two waves between the same barriers with a write)\n");
     return;
   }
-  std::printf("LDS RACES: %llu accesses by two waves between the same barriers, one a write (the result depends on "
-              "the order the waves run); the first:\n",
-              static_cast<unsigned long long>(races.count));
+  const char* verdict = !same_in_reverse ? "the result may depend on the order the waves run"
+                        : *same_in_reverse
+                            ? "with the waves in reverse order the output is the same, byte for byte: these races do "
+                              "not change this result"
+                            : "with the waves in reverse order the output DIFFERS: the result depends on the order the "
+                              "waves run";
+  std::printf("LDS RACES: %llu accesses by two waves between the same barriers, one a write (%s); the first:\n",
+              static_cast<unsigned long long>(races.count), verdict);
   for (const emu::LdsRace& x : races.first)
     std::printf("  %s at LDS 0x%x, workgroup (%u,%u,%u) after %u barrier(s): wave %d at %s (%s), then wave %d at %s (%s)\n",
                 x.kind.c_str(), x.address, x.workgroup[0], x.workgroup[1], x.workgroup[2], x.barriers, x.first_wave,
@@ -104,7 +111,7 @@ void print_races(const emu::LdsRaceLog& races) {
 
 void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design,
                 const char* no_design = "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)") {
-  print_races(r.stats.lds_races);
+  print_races(r.stats.lds_races, r.same_output_in_reverse_order);
   std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
   std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
   for (const auto& s : r.stats.lds_sites) {
@@ -138,6 +145,7 @@ Json to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, con
             {"waves", r.stats.waves},      {"wave_instructions", r.stats.wave_instructions}};
   j["ran_before"] = r.before;  // the pass's earlier kernels; the figures are this kernel's
   j["lds_races"] = races_json(r.stats.lds_races);
+  if (r.same_output_in_reverse_order) j["lds_races"]["same_output_in_reverse_order"] = *r.same_output_in_reverse_order;
   j["lds_sites"] = Json::array();
   for (const auto& s : r.stats.lds_sites)
     j["lds_sites"].push_back({{"pc", pc_text(s.pc)}, {"text", s.text}, {"instruction", s.instruction},
