@@ -123,6 +123,13 @@ std::vector<std::string> Emulator::unimplemented() const {
   return out;
 }
 
+std::string Emulator::launch_refusal() const {
+  const int pointer_sgprs = descriptor_.kernarg_segment_ptr() ? 2 : 0;
+  if ((descriptor_.kernel_code_properties & 0x77) || descriptor_.user_sgpr_count() != pointer_sgprs)
+    return kernel_.name + ": only the kernarg-pointer user SGPRs are set up by the emulator";
+  return "";
+}
+
 void Emulator::fail(const Op& op, const std::string& what) const {
   throw EmuError(kernel_.name + " pc " + hex(op.inst->pc) + " (" + op.inst->text + "): " + what);
 }
@@ -152,8 +159,7 @@ Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_
   // and private segment size (kernel_code_properties bits 0-2, 4-6) and
   // preloaded kernel arguments (more user SGPRs than those) are refused.
   const int pointer_sgprs = descriptor_.kernarg_segment_ptr() ? 2 : 0;
-  if ((descriptor_.kernel_code_properties & 0x77) || descriptor_.user_sgpr_count() != pointer_sgprs)
-    throw EmuError(kernel_.name + ": only the kernarg-pointer user SGPRs are set up by the emulator");
+  if (const std::string why = launch_refusal(); !why.empty()) throw EmuError(why);
   for (int n = 0; n < waves; ++n) {
     Wave& w = wg.waves[static_cast<std::size_t>(n)];
     w.id = n;

@@ -94,6 +94,9 @@ class Emulator {
   // Mnemonics (without encoding suffix) in the kernel that cannot run: no
   // semantics yet, or operands the emulator cannot read.
   std::vector<std::string> unimplemented() const;
+  // Why no launch of this kernel can start (its initial register state asks
+  // for user SGPRs the emulator does not set up), or "" when one can.
+  std::string launch_refusal() const;
 
   RunStats run(GlobalMemory& memory, const Launch& launch);
   // The scheduler run() uses (nullptr: the plain one) and the observer of

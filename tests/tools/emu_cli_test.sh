@@ -266,4 +266,7 @@ print(b[0], b[-1])' "$tmp/from_file")"
 run disasm --coverage "$code_objects"/gfx950/*.hsaco "$handwritten"
 check "coverage exit" 0 "$rc"
 contains "coverage of the suite" "opcodes the emulator cannot run (0 instructions, 0.0%)" "$out"
+nkernels=$(echo "$out" | grep -c ': can run$')
+contains "every suite kernel can run" "$nkernels of $nkernels kernels can run (100%):" "$out"
+contains "a kernel's verdict" "  scale_rows ($handwritten): can run" "$out"
 finish "emulator CLI"

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "sim/arch/arch.hpp"
+#include "sim/emu/emulator.hpp"
 #include "sim/emu/semantics.hpp"
 #include "sim/isa/decoder.hpp"
 #include "tools/cli/error_text.hpp"
@@ -25,12 +27,32 @@ int coverage(const std::vector<std::string>& files) {
     std::set<std::string> kernels;
   };
   std::map<std::string, Use> missing;
-  std::uint64_t total = 0, kernels = 0;
+  std::uint64_t total = 0, kernels = 0, runnable = 0;
+  std::vector<std::string> verdicts;  // one line per kernel
   for (const std::string& f : files) {
     const isa::CodeObject co = isa::read_code_object(f);
     const isa::Decoder decoder(co.arch);
     for (const isa::Kernel& k : co.kernels) {
       ++kernels;
+      // The emulator itself says whether it can run the kernel: the code
+      // object's arch, wave size and scratch (its constructor), every
+      // opcode and operand form (unimplemented), the initial register state.
+      std::string why;
+      try {
+        const emu::Emulator e(co, k.name, arch::load_arch(co.arch));
+        const std::vector<std::string> ops = e.unimplemented();
+        if (!ops.empty()) {
+          why = std::to_string(ops.size()) + (ops.size() == 1 ? " opcode" : " opcodes") + " not implemented: ";
+          for (std::size_t i = 0; i < ops.size() && i < 4; ++i) why += (i ? ", " : "") + ops[i];
+          if (ops.size() > 4) why += ", ...";
+        } else {
+          why = e.launch_refusal();
+        }
+      } catch (const std::exception& e) {  // EmuError, ArchError: the reason in one line
+        why = e.what();
+      }
+      runnable += why.empty();
+      verdicts.push_back("  " + k.name + " (" + f + "): " + (why.empty() ? std::string("can run") : "cannot run: " + why));
       for (const isa::Instruction& in : decoder.decode(co, k).instructions) {
         ++total;
         std::string key;
@@ -56,6 +78,10 @@ int coverage(const std::vector<std::string>& files) {
   if (!rows.empty()) std::printf("  %-48s %12s %8s\n", "opcode", "instructions", "kernels");
   for (const auto& [op, use] : rows)
     std::printf("  %-48s %12llu %8zu\n", op.c_str(), static_cast<unsigned long long>(use.count), use.kernels.size());
+  std::printf("%llu of %llu kernels can run (%.0f%%):\n", static_cast<unsigned long long>(runnable),
+              static_cast<unsigned long long>(kernels),
+              kernels ? 100.0 * static_cast<double>(runnable) / static_cast<double>(kernels) : 0.0);
+  for (const std::string& v : verdicts) std::printf("%s\n", v.c_str());
   return kOk;
 }
 
@@ -76,7 +102,9 @@ int run_disasm(const std::vector<std::string>& args) {
       "  instruction exactly as llvm-objdump prints it, and '-> pc' for branches.\n"
       "--summary prints the header only.\n"
       "--coverage lists, over every kernel of the files, the opcodes the functional\n"
-      "emulator cannot run yet, with their instruction and kernel counts.\n"
+      "emulator cannot run yet, with their instruction and kernel counts, then how\n"
+      "many kernels can run and, per kernel, \"can run\" or why not (the opcodes,\n"
+      "the arch, the wave size, the scratch or the initial register state).\n"
       "Exit status: 0 ok, 1 the file is not a readable code object, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("summary", "")("no-colour", "")("coverage", "")(
