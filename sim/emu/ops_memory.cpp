@@ -440,6 +440,31 @@ void buffer_load(Wave& w, const Op& op, Env& e) {
   if (e.observer) e.observer->global_access(seen, touched, Bytes, false);
 }
 
+// buffer_atomic_* vdata, vaddr, srsrc, soffset: the address as a buffer
+// load's, each lane in turn; out of range, no request (the lane's data is
+// unchanged); with sc0 (glc) the value before the operation returns to vdata.
+template <u32 (*Combine)(u32 old, u32 value)>
+void buffer_atomic(Wave& w, const Op& op, Env& e) {
+  const bool returns = op.t.mods.sc0 || op.t.mods.glc;
+  u64 seen[kLanes];
+  u64 touched = 0;
+  u32* data = vector_reg(w, O(op, 0));
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    const BufferAccess a = buffer_address(w, op, 1, 2, l, 4);
+    if (!a.in_range) continue;
+    std::uint8_t* p = e.memory->find(a.address, 4);
+    if (!p) out_of_bounds("buffer atomic", 4, l, a.address);
+    u32 old;
+    std::memcpy(&old, p, 4);
+    const u32 updated = Combine(old, data[l]);
+    std::memcpy(p, &updated, 4);
+    if (returns) data[l] = old;
+    seen[l] = a.address, touched |= 1ull << l;
+  }
+  if (e.observer) e.observer->global_access(seen, touched, 4, true);
+}
+
 // Narrower stores write the low bytes, or with Half 1 the high 16 bits (d16_hi).
 template <int Bytes, int Half = 0>
 void buffer_store(Wave& w, const Op& op, Env& e) {
@@ -564,6 +589,9 @@ void add_memory_ops(HandlerTable& t) {
   // Cache write-back and invalidate (the release and acquire of agent-scope
   // atomics and fences): the emulator's memory is coherent, so nothing to do;
   // the cycle model writes dirty L2 lines back at the kernel's end.
+  t["buffer_atomic_add_f32"] = buffer_atomic<add_f32>;
+  t["buffer_atomic_pk_add_bf16"] = buffer_atomic<pk_add_bf16>;
+  t["buffer_atomic_add"] = buffer_atomic<add_u32>;
   t["buffer_wbl2"] = [](Wave&, const Op&, Env&) {};
   t["buffer_inv"] = [](Wave&, const Op&, Env&) {};
   t["scratch_load_ubyte"] = scratch_load<1>;

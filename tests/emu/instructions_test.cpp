@@ -392,6 +392,35 @@ TEST(EmuInstructions, CompilerFormsOfIssue26) {
   EXPECT_EQ(w.vgpr(18)[0], bits(1.0f));   // bf16 0x3f80 from the low half
 }
 
+// Buffer atomics (AMD's MXFP4 GEMMs accumulate split-K partials with
+// buffer_atomic_pk_add_bf16): each half a bf16 sum; with sc0 the old value
+// returns; a lane past num_records makes no request and keeps its data.
+TEST(EmuInstructions, BufferAtomics) {
+  Snippet s(
+      "buffer_atomic_pk_add_bf16 v1, v0, s[0:3], 0 offen\n"
+      "buffer_atomic_add_f32 v2, v0, s[0:3], 0 offen offset:256 sc0");
+  const std::uint64_t buf = s.memory.allocate(512, "buf");
+  std::vector<std::uint32_t> init(128);
+  for (int i = 0; i < 64; ++i) init[static_cast<std::size_t>(i)] = 0x3e803f00u;           // bf16 (0.5, 0.25)
+  for (int i = 64; i < 128; ++i) init[static_cast<std::size_t>(i)] = bits(2.0f);
+  s.memory.write(buf, init.data(), 512);
+  emu::Wave& w = s.wave();
+  w.s[0] = static_cast<std::uint32_t>(buf), w.s[1] = static_cast<std::uint32_t>(buf >> 32);
+  w.s[2] = 256 + 252;  // num_records: lane 63's f32 (bytes 508-511) is out of range
+  w.s[3] = 0x00027000;
+  for (int l = 0; l < 64; ++l)
+    w.vgpr(0)[l] = 4u * static_cast<std::uint32_t>(l), w.vgpr(1)[l] = 0x40003f80u, w.vgpr(2)[l] = bits(1.5f);
+  s.run();
+  std::vector<std::uint32_t> got(128);
+  std::memcpy(got.data(), s.memory.find(buf, 512), 512);
+  EXPECT_EQ(got[0], 0x40103fc0u);    // (1.0 + 0.5, 2.0 + 0.25) = bf16 (1.5, 2.25)
+  EXPECT_EQ(got[64], bits(3.5f));    // 2.0 + 1.5
+  EXPECT_EQ(w.vgpr(2)[0], bits(2.0f));  // sc0: the value before
+  EXPECT_EQ(got[127], bits(2.0f));   // lane 63: out of range, no request
+  EXPECT_EQ(w.vgpr(2)[63], bits(1.5f));
+  EXPECT_EQ(w.vgpr(1)[0], 0x40003f80u);  // no sc0: the data register is kept
+}
+
 // The private segment (issue 26): the three address forms of scratch_*
 // (vaddr + offset, saddr + offset, offset alone), narrow loads and stores,
 // each lane its own memory; an address outside the lane's segment stops the
