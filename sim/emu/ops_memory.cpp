@@ -33,6 +33,36 @@ void s_load(Wave& w, const Op& op, Env& e) {
   for (int i = 0; i < Dwords; ++i) write_scalar_u32(w, O(op, 0), data[i], i);
 }
 
+// ---- scalar stores and atomics: s_store_dword{,x2,x4} sdata, sbase, offset ----
+u64 scalar_address(Wave& w, const Op& op) {
+  const Operand& off = O(op, 2);
+  return scalar_u64(w, O(op, 1)) + (off.loc == Loc::Const ? static_cast<u64>(off.value) : scalar_u32(w, off)) +
+         static_cast<u64>(static_cast<std::int64_t>(op.t.mods.offset));
+}
+template <int Dwords>
+void s_store(Wave& w, const Op& op, Env& e) {
+  const u64 address = scalar_address(w, op);
+  std::uint8_t* p = e.memory->find(address, 4 * Dwords);
+  if (!p) throw EmuError("scalar store of " + std::to_string(4 * Dwords) + " bytes at " + hex(address) + " is outside every buffer");
+  for (int i = 0; i < Dwords; ++i) {
+    const u32 v = scalar_u32(w, O(op, 0), i);
+    std::memcpy(p + 4 * i, &v, 4);
+  }
+}
+// s_atomic_dec sdata, sbase, offset: MEM = (MEM == 0 || MEM > DATA) ? DATA : MEM - 1;
+// with glc (sc0) the old value returns to sdata.
+void s_atomic_dec(Wave& w, const Op& op, Env& e) {
+  const u64 address = scalar_address(w, op);
+  std::uint8_t* p = e.memory->find(address, 4);
+  if (!p) throw EmuError("scalar atomic of 4 bytes at " + hex(address) + " is outside every buffer");
+  u32 old;
+  std::memcpy(&old, p, 4);
+  const u32 data = scalar_u32(w, O(op, 0));
+  const u32 updated = old == 0 || old > data ? data : old - 1;
+  std::memcpy(p, &updated, 4);
+  if (op.t.mods.glc || op.t.mods.sc0) write_scalar_u32(w, O(op, 0), old);
+}
+
 // ---- global: the address of each lane ----
 // Forms: (vaddr 64-bit, off) or (vaddr 32-bit offset, saddr 64-bit), plus the instruction offset.
 u64 lane_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std::int32_t offset) {
@@ -127,6 +157,38 @@ void global_atomic(Wave& w, const Op& op, Env& e) {
     for (u64 ex = w.exec; ex; ex &= ex - 1) vector_reg(w, O(op, 0))[std::countr_zero(ex)] = before[std::countr_zero(ex)];
   if (e.observer) e.observer->global_access(seen, w.exec, 4, true);
 }
+
+// 64-bit global atomics: the data is a VGPR pair (add: the addend; cmpswap:
+// a pair of pairs, the new value then the compare value); the old value
+// returns to a pair with sc0.  Combine(old, src, cmp) gives the new value.
+template <u64 (*Combine)(u64 old, u64 src, u64 cmp), int DataDwords>
+void global_atomic_x2(Wave& w, const Op& op, Env& e) {
+  const bool returns = op.t.ops.size() == 4;
+  const Operand &vaddr = O(op, returns ? 1 : 0), &data = O(op, returns ? 2 : 1), &saddr = O(op, returns ? 3 : 2);
+  u64 seen[kLanes], before[kLanes];
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    const u64 a = seen[l] = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
+    std::uint8_t* p = e.memory->find(a, 8);
+    if (!p) out_of_bounds("global atomic", 8, l, a);
+    u64 old;
+    std::memcpy(&old, p, 8);
+    before[l] = old;
+    const u64 src = vector_reg(w, data, 0)[l] | static_cast<u64>(vector_reg(w, data, 1)[l]) << 32;
+    const u64 cmp = DataDwords == 4 ? vector_reg(w, data, 2)[l] | static_cast<u64>(vector_reg(w, data, 3)[l]) << 32 : 0;
+    const u64 updated = Combine(old, src, cmp);
+    std::memcpy(p, &updated, 8);
+  }
+  if (returns)
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      vector_reg(w, O(op, 0), 0)[l] = static_cast<u32>(before[l]);
+      vector_reg(w, O(op, 0), 1)[l] = static_cast<u32>(before[l] >> 32);
+    }
+  if (e.observer) e.observer->global_access(seen, w.exec, 8, true);
+}
+u64 add_u64(u64 old, u64 src, u64) { return old + src; }
+u64 cmpswap_u64(u64 old, u64 src, u64 cmp) { return old == cmp ? src : old; }
 
 // IEEE f32 add (round to nearest even) [I: the atomic unit's denormal handling is not in arch-facts].
 u32 add_f32(u32 old, u32 value) { return bits_of(as_f32(old) + as_f32(value)); }
@@ -634,6 +696,10 @@ void add_memory_ops(HandlerTable& t) {
   t["buffer_store_dwordx2"] = buffer_store<8>;
   t["buffer_store_dwordx3"] = buffer_store<12>;
   t["buffer_store_dwordx4"] = buffer_store<16>;
+  t["s_store_dword"] = s_store<1>;
+  t["s_store_dwordx2"] = s_store<2>;
+  t["s_store_dwordx4"] = s_store<4>;
+  t["s_atomic_dec"] = s_atomic_dec;
   t["s_load_dword"] = s_load<1>;
   t["s_load_dwordx2"] = s_load<2>;
   t["s_load_dwordx4"] = s_load<4>;
@@ -646,6 +712,8 @@ void add_memory_ops(HandlerTable& t) {
   t["global_atomic_add_f32"] = global_atomic<add_f32>;
   t["global_atomic_pk_add_bf16"] = global_atomic<pk_add_bf16>;
   t["global_atomic_add"] = global_atomic<add_u32>;  // the u32 add (gfx9 spelling)
+  t["global_atomic_add_x2"] = global_atomic_x2<add_u64, 2>;
+  t["global_atomic_cmpswap_x2"] = global_atomic_x2<cmpswap_u64, 4>;
   t["global_load_short_d16"] = global_load<2, false, 0>;
   t["global_load_short_d16_hi"] = global_load<2, false, 1>;
   t["global_load_dword"] = global_load<4>;

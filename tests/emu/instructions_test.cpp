@@ -421,6 +421,68 @@ TEST(EmuInstructions, BufferAtomics) {
   EXPECT_EQ(w.vgpr(1)[0], 0x40003f80u);  // no sc0: the data register is kept
 }
 
+// 64-bit global atomics (Triton's): add_x2 carries into the high dword;
+// cmpswap_x2 stores the new value only where memory equals the compare value,
+// and with sc0 returns what memory held.
+TEST(EmuInstructions, GlobalAtomics64) {
+  Snippet s(
+      "global_atomic_add_x2 v0, v[2:3], s[0:1]\n"
+      "global_atomic_cmpswap_x2 v[6:7], v1, v[8:11], s[0:1] sc0");
+  const std::uint64_t buf = s.memory.allocate(1024, "buf");
+  std::vector<std::uint64_t> init(128);
+  for (int i = 0; i < 64; ++i) init[static_cast<std::size_t>(i)] = 0xffffffffull;  // + 1: a carry
+  for (int i = 64; i < 128; ++i) init[static_cast<std::size_t>(i)] = i % 2 ? 5 : 9;
+  s.memory.write(buf, init.data(), 1024);
+  emu::Wave& w = s.wave();
+  w.s[0] = static_cast<std::uint32_t>(buf), w.s[1] = static_cast<std::uint32_t>(buf >> 32);
+  for (int l = 0; l < 64; ++l) {
+    const std::uint32_t ul = static_cast<std::uint32_t>(l);
+    w.vgpr(0)[l] = 8 * ul, w.vgpr(1)[l] = 512 + 8 * ul;
+    w.vgpr(2)[l] = 1, w.vgpr(3)[l] = 0;                        // + 1
+    w.vgpr(8)[l] = 77, w.vgpr(9)[l] = 1, w.vgpr(10)[l] = 5, w.vgpr(11)[l] = 0;  // new 2^32 + 77 where memory is 5
+  }
+  s.run();
+  std::vector<std::uint64_t> got(128);
+  std::memcpy(got.data(), s.memory.find(buf, 1024), 1024);
+  EXPECT_EQ(got[0], 0x100000000ull);
+  EXPECT_EQ(got[64], 9u);                     // lane 0: 9 != 5, kept
+  EXPECT_EQ(got[65], 0x10000004dull);         // lane 1: 5 == 5, swapped
+  EXPECT_EQ(w.vgpr(6)[1], 5u);                // the old value returns
+  EXPECT_EQ(w.vgpr(7)[1], 0u);
+  EXPECT_EQ(w.vgpr(6)[0], 9u);
+}
+
+// Scalar stores and s_atomic_dec (AMD's kernels): the store writes the SGPRs'
+// words; dec counts down and wraps to DATA at 0 or above DATA, returning the
+// old value with glc.
+TEST(EmuInstructions, ScalarStoresAndAtomicDec) {
+  Snippet s(
+      "s_store_dwordx2 s[4:5], s[0:1], 0x8\n"
+      "s_atomic_dec s6, s[0:1], 0x10 glc\n"
+      "s_atomic_dec s7, s[0:1], 0x14 glc\n"
+      "s_atomic_dec s8, s[0:1], 0x18");
+  const std::uint64_t buf = s.memory.allocate(32, "buf");
+  const std::uint32_t init[8] = {0, 0, 0, 0, 3, 0, 9, 0};
+  s.memory.write(buf, init, 32);
+  emu::Wave& w = s.wave();
+  w.s[0] = static_cast<std::uint32_t>(buf), w.s[1] = static_cast<std::uint32_t>(buf >> 32);
+  w.s[4] = 0xdeadbeefu, w.s[5] = 0x12345678u;
+  w.s[6] = 7;  // 3 -> 2
+  w.s[7] = 7;  // 0 -> 7 (wraps)
+  w.s[8] = 4;  // 9 > 4 -> 4
+  s.run();
+  std::uint32_t got[8];
+  std::memcpy(got, s.memory.find(buf, 32), 32);
+  EXPECT_EQ(got[2], 0xdeadbeefu);
+  EXPECT_EQ(got[3], 0x12345678u);
+  EXPECT_EQ(got[4], 2u);
+  EXPECT_EQ(got[5], 7u);
+  EXPECT_EQ(got[6], 4u);
+  EXPECT_EQ(w.s[6], 3u);  // glc: the old values
+  EXPECT_EQ(w.s[7], 0u);
+  EXPECT_EQ(w.s[8], 4u);  // no glc: kept
+}
+
 // The private segment (issue 26): the three address forms of scratch_*
 // (vaddr + offset, saddr + offset, offset alone), narrow loads and stores,
 // each lane its own memory; an address outside the lane's segment stops the
