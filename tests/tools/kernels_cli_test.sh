@@ -119,6 +119,16 @@ contains "check code object header" "  checked without a spec, on gfx950" "$out"
 # 128 passes x 2 clocks x 2 SIMDs per port = 512; global 8 loads x 64 lanes x
 # 16 B = 8192 B per wave x 4 SIMDs / (8 TB/s / 256 CUs / 1.59 GHz, the clock under load = 19.65 B/clock) = 1667.
 contains "check code object loop bound" "    loop 1 (0x1c44..0x2000): MFMA 512, LDS 512, global 1667 cycles (8192 bytes per wave); bound 1667 cycles, global memory" "$out"
+# Dynamic LDS set at launch counts for occupancy: 64 KiB + 32 KiB per workgroup
+# leaves room for one workgroup in gfx950's 160 KiB.
+run check "$objects/gfx950/gemm_bf16.hsaco" --dynamic-lds 32768
+check "check dynamic LDS exit" 0 "$rc"
+contains "check dynamic LDS bytes" "  LDS: 65536 bytes + 32768 dynamic (set at launch);" "$out"
+contains "check dynamic LDS occupancy" "1 workgroup(s)/CU, 1 waves/SIMD, limited by LDS" "$out"
+run check gemm_bf16 --dynamic-lds 5
+check "dynamic LDS without a code object" 2 "$rc"
+run check "$objects/gfx950/gemm_bf16.hsaco" --dynamic-lds 4294967295
+check "dynamic LDS too large" 2 "$rc"
 run check "$objects/gfx950/gemm_bf16.hsaco" --kernel nope
 check "check code object unknown kernel exit" 1 "$rc"
 contains "check code object unknown kernel message" "no kernel named 'nope' (it has: gemm_bf16)" "$err"

@@ -158,14 +158,15 @@ namespace {
 
 // A code object without a spec: per kernel its resources, occupancy, the
 // instruction mix per loop and each loop's MFMA/LDS/global bound.
-int check_code_object(const std::string& file, const std::string& only, const std::string& arch_name) {
+int check_code_object(const std::string& file, const std::string& only, const std::string& arch_name,
+                      std::uint32_t dynamic_lds) {
   try {
     const isa::CodeObject co = isa::read_code_object(file);
     const arch::Arch a = arch::load_arch(arch_name.empty() ? co.arch : arch_name);
     if (!only.empty()) co.kernel(only);  // names the kernels there are if there is none
     for (const isa::Kernel& k : co.kernels) {
       if (!only.empty() && k.name != only) continue;
-      print_resources(std::cout, co, k);
+      print_resources(std::cout, co, k, dynamic_lds);
       std::cout << "  checked without a spec, on " << a.name << "\n";
       const isa::Program p = isa::decode_kernel(co, k.name);
       print_class_counts(std::cout, p);
@@ -183,7 +184,7 @@ int check_code_object(const std::string& file, const std::string& only, const st
 int run_check(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
-      "       tilelab check FILE.co [--kernel NAME] [--arch A]   (a code object without a spec)\n"
+      "       tilelab check FILE.co [--kernel NAME] [--arch A] [--dynamic-lds BYTES]   (a code object without a spec)\n"
       "                     [--json | --summary] [--record FILE [--run-id ID]]\n\n"
       "The design check of each kernel's layout spec (kernels/<name>/spec.cpp), or of\n"
       "KERNEL only: the block tile and its split over waves, threads and values; every\n"
@@ -207,13 +208,16 @@ int run_check(const std::vector<std::string>& args) {
       "occupancy, the instruction mix of the kernel and of each loop, and each loop's\n"
       "bound per iteration with one wave on every SIMD: MFMA cycles, LDS port cycles\n"
       "if conflict-free, global bytes at this CU's share of HBM with every CU busy.\n"
+      "--dynamic-lds BYTES: the LDS the launch adds to the kernel's own (Triton and\n"
+      "hipcc kernels declare 0 and get theirs at launch); occupancy counts both.\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
       "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
-      "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "");
+      "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "")(
+      "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "");
   po::positional_options_description pos;
   pos.add("target", 1);
   po::variables_map vm;
@@ -229,10 +233,14 @@ int run_check(const std::vector<std::string>& args) {
   if (vm.count("shape") && !vm.count("target")) return usage_error("check", "--shape needs a KERNEL");
   if (!vm["run-id"].as<std::string>().empty() && !vm.count("target"))
     return usage_error("check", "--run-id needs a KERNEL (one run per id)");
+  if (vm["dynamic-lds"].as<std::uint32_t>() > (1u << 24))  // far above any LDS; the sum with the kernel's stays in 32 bits
+    return usage_error("check", "--dynamic-lds must be at most 16777216 bytes");
   if (vm.count("target") && names_code_object(vm["target"].as<std::string>()))
     return check_code_object(vm["target"].as<std::string>(), vm.count("kernel") ? vm["kernel"].as<std::string>() : "",
-                             vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>());
+                             vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>(),
+                             vm["dynamic-lds"].as<std::uint32_t>());
   if (vm.count("kernel")) return usage_error("check", "--kernel NAME goes with a code object FILE.co");
+  if (!vm["dynamic-lds"].defaulted()) return usage_error("check", "--dynamic-lds BYTES goes with a code object FILE.co");
   try {
     const arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
     const std::string dir = vm["code-objects"].as<std::string>();

@@ -40,12 +40,13 @@ Counts count(const isa::Program& p, std::size_t first, std::size_t last) {
 }
 }  // namespace
 
-void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k) {
+void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k, std::uint32_t dynamic_lds) {
   out << k.name << " (" << co.target << ")\n";
   out << "  registers: " << k.vgpr_count << " VGPRs, " << k.agpr_count << " AGPRs, " << k.sgpr_count << " SGPRs";
   if (k.vgpr_spill_count || k.sgpr_spill_count)
     out << " (spills: " << k.vgpr_spill_count << " VGPRs, " << k.sgpr_spill_count << " SGPRs)";
-  out << "\n  LDS: " << k.group_segment_fixed_size << " bytes; scratch: " << k.private_segment_fixed_size
+  out << "\n  LDS: " << k.group_segment_fixed_size << " bytes"
+      << (dynamic_lds ? " + " + std::to_string(dynamic_lds) + " dynamic (set at launch)" : std::string()) << "; scratch: " << k.private_segment_fixed_size
       << " bytes/lane; code: " << k.code_size << " bytes; wave" << k.wavefront_size << ", at most "
       << k.max_flat_workgroup_size << " work-items per workgroup\n";
   out << "  arguments (" << k.kernarg_segment_size << " bytes):";
@@ -62,7 +63,7 @@ void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Ke
     // Hand-written objects may state more SGPRs than a wave can address (a
     // rounded count): they are counted as the most there are.
     const int sgprs = std::min(k.sgpr_count, a.registers.max_sgprs);
-    lds::KernelResources r{k.vgpr_count, k.agpr_count, sgprs, k.group_segment_fixed_size,
+    lds::KernelResources r{k.vgpr_count, k.agpr_count, sgprs, k.group_segment_fixed_size + dynamic_lds,
                            k.max_flat_workgroup_size};
     const lds::Occupancy o = lds::occupancy(a, r);
     out << "  occupancy (" << a.name << ", workgroups of " << k.max_flat_workgroup_size << "): "

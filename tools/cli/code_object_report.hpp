@@ -12,7 +12,8 @@ namespace tilelab::cli {
 
 // Registers, LDS, scratch, arguments and occupancy (when an arch file for the
 // code object's processor exists) of one kernel.
-void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k);
+void print_resources(std::ostream& out, const isa::CodeObject& co, const isa::Kernel& k,
+                     std::uint32_t dynamic_lds = 0);
 
 // Instruction-class counts for the whole kernel and for each loop body.
 void print_class_counts(std::ostream& out, const isa::Program& p);
