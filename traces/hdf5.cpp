@@ -366,13 +366,7 @@ std::uint64_t table_rows(const Group& g, const std::string& name) {
 void read_table(const Group& g, const std::string& name, const CompoundType& type, std::uint64_t first,
                 std::uint64_t count, void* out) {
   if (!count) return;
-  std::string what = g.path() + "/" + name;
-  Handle ds(H5Dopen2(g.id(), name.c_str(), H5P_DEFAULT), H5Dclose, "cannot open " + what);
-  Handle space(H5Dget_space(ds.id()), H5Sclose, "dataspace");
-  hsize_t start = first, n = count;
-  check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, &start, nullptr, &n, nullptr), "rows out of range in " + what);
-  Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace");
-  check(H5Dread(ds.id(), type.id(), mem.id(), space.id(), H5P_DEFAULT, out), "cannot read " + what + " (damaged?)");
+  TableReader(g, name, type, std::size_t{1} << 20).read(first, count, out);  // HDF5's default chunk cache
 }
 
 TableReader::TableReader(const Group& g, const std::string& name, const CompoundType& type, std::size_t cache_bytes)

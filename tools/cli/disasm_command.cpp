@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "sim/arch/arch.hpp"
@@ -17,6 +18,25 @@
 namespace tilelab::cli {
 
 namespace {
+
+// Why the functional emulator cannot run kernel k, or "" when it can. The
+// emulator says it itself: the code object's arch, wave size and scratch (its
+// constructor), every opcode and operand form, the initial register state.
+// `program` receives the decoded kernel when the emulator got that far.
+std::string why_it_cannot_run(const isa::CodeObject& co, const isa::Kernel& k, std::optional<isa::Program>& program) {
+  try {
+    const emu::Emulator e(co, k.name, arch::load_arch(co.arch));
+    program = e.program();
+    const std::vector<std::string> ops = e.unimplemented();
+    if (ops.empty()) return e.launch_refusal();
+    std::string why = std::to_string(ops.size()) + (ops.size() == 1 ? " opcode" : " opcodes") +
+                      " without semantics in the emulator: ";
+    for (std::size_t i = 0; i < ops.size() && i < 4; ++i) why += (i ? ", " : "") + ops[i];
+    return ops.size() > 4 ? why + ", ..." : why;
+  } catch (const std::exception& e) {  // EmuError, ArchError: the reason in one line
+    return e.what();
+  }
+}
 
 // The opcodes these code objects use that the functional emulator cannot run
 // (no semantics, or operands it cannot read), with how often they occur and
@@ -34,26 +54,12 @@ int coverage(const std::vector<std::string>& files) {
     const isa::Decoder decoder(co.arch);
     for (const isa::Kernel& k : co.kernels) {
       ++kernels;
-      // The emulator itself says whether it can run the kernel: the code
-      // object's arch, wave size and scratch (its constructor), every
-      // opcode and operand form (unimplemented), the initial register state.
-      std::string why;
-      try {
-        const emu::Emulator e(co, k.name, arch::load_arch(co.arch));
-        const std::vector<std::string> ops = e.unimplemented();
-        if (!ops.empty()) {
-          why = std::to_string(ops.size()) + (ops.size() == 1 ? " opcode" : " opcodes") + " not implemented: ";
-          for (std::size_t i = 0; i < ops.size() && i < 4; ++i) why += (i ? ", " : "") + ops[i];
-          if (ops.size() > 4) why += ", ...";
-        } else {
-          why = e.launch_refusal();
-        }
-      } catch (const std::exception& e) {  // EmuError, ArchError: the reason in one line
-        why = e.what();
-      }
+      std::optional<isa::Program> program;
+      const std::string why = why_it_cannot_run(co, k, program);
       runnable += why.empty();
       verdicts.push_back("  " + k.name + " (" + f + "): " + (why.empty() ? std::string("can run") : "cannot run: " + why));
-      for (const isa::Instruction& in : decoder.decode(co, k).instructions) {
+      if (!program) program = decoder.decode(co, k);  // the emulator refused it before decoding
+      for (const isa::Instruction& in : program->instructions) {
         ++total;
         std::string key;
         try {
