@@ -512,9 +512,8 @@ PYBIND11_MODULE(_tilelab, m) {
         "The run ids of a trace store, in the order added (ValueError with the CLI's message otherwise).");
   m.def("_check_run", [](const std::string& path, const std::string& id) {
         const traces::Reader r(path);
-        const traces::RunView v = r.run(id);
-        (void)r.waves(id);
-        (void)v;
+        (void)r.run(id);    // the run's provenance and summary ...
+        (void)r.waves(id);  // ... and a table: what load_run reads first
       }, py::arg("path"), py::arg("run_id"), "Checks that a store holds a readable run (ValueError otherwise).");
 
   m.def("kernels", [] {
@@ -681,8 +680,9 @@ PYBIND11_MODULE(_tilelab, m) {
                   bool timed, const py::object& cus_count, const std::string& code_objects, bool full) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
-    timing::check_cus(to_int(cus_count));
-    const int cus = static_cast<int>(to_int(cus_count));
+    const long long cus_asked = to_int(cus_count);
+    timing::check_cus(cus_asked);
+    const int cus = static_cast<int>(cus_asked);
     std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
     std::optional<arch::Arch> a;
     std::unique_ptr<timing::CycleModel> model;
