@@ -423,6 +423,7 @@ Arch parse_arch(const std::string& text, const std::string& file) {
   r.only(root, "", {"name", "vendor", "description", "chip", "registers", "lds", "instructions", "mfma", "timing", "memory"});
   Arch a;
   a.file = file;
+  a.text = text;
   a.name = r.string(root, "", "name");
   a.vendor = r.string(root, "", "vendor");
   if (a.vendor != "amd" && a.vendor != "nvidia") r.fail(root.get("vendor"), "vendor", "must be amd or nvidia");

@@ -132,6 +132,7 @@ struct Arch {
   std::string vendor;        // amd, nvidia
   std::string description;
   std::string file;          // where it was read from ("<built-in>/gfx950.toml" or a path)
+  std::string text;          // the TOML as read (a stored run records its SHA-256)
   int wave_size = 0;
   int simds_per_cu = 0;
   int wave_slots_per_simd = 0;

@@ -12,6 +12,7 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
 
 namespace tilelab::isa {
 namespace {
@@ -418,6 +419,18 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
     co.kernels.push_back(std::move(k));
   }
   return co;
+}
+
+std::string sha256_hex(std::span<const std::uint8_t> bytes) {
+  const std::array<std::uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<std::uint8_t>(bytes.data(), bytes.size()));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t b : digest) out += kHex[b >> 4], out += kHex[b & 15];
+  return out;
+}
+
+std::string sha256_hex(std::string_view text) {
+  return sha256_hex(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
 }  // namespace tilelab::isa

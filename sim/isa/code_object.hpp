@@ -98,4 +98,9 @@ CodeObject read_code_object(const std::string& path);
 // `path` only names the bytes in messages.
 CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string& path);
 
+// The SHA-256 of `bytes` as 64 lower-case hex digits (LLVM's implementation):
+// what a stored run records of its code object and arch file.
+std::string sha256_hex(std::span<const std::uint8_t> bytes);
+std::string sha256_hex(std::string_view text);
+
 }  // namespace tilelab::isa

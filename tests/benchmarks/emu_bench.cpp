@@ -5,7 +5,7 @@
 // them.  Run: build/bin/bench_emu
 #include <benchmark/benchmark.h>
 
-#include "kernels/emulated.hpp"
+#include "tests/common/run_suite.hpp"
 #include "sim/emu/semantics.hpp"
 
 namespace {
@@ -18,7 +18,7 @@ void BM_Gemm512(benchmark::State& state) {
   std::uint64_t instructions = 0;
   double seconds = 0;
   for (auto _ : state) {
-    kernels::EmulatedRun r = kernels::run_emulated("gemm_bf16", "gfx950", {512, 512, 512}, 1);
+    app::FunctionalRun r = testing::run_suite("gemm_bf16", "gfx950", {512, 512, 512}, 1);
     instructions += r.stats.wave_instructions;
     seconds += r.seconds;
     benchmark::DoNotOptimize(r.pass);
@@ -76,7 +76,7 @@ void BM_MxGemm512(benchmark::State& state, const char* kernel) {
   std::uint64_t instructions = 0;
   double seconds = 0;
   for (auto _ : state) {
-    kernels::EmulatedRun r = kernels::run_emulated(kernel, "gfx950", {512, 512, 512}, 1);
+    app::FunctionalRun r = testing::run_suite(kernel, "gfx950", {512, 512, 512}, 1);
     instructions += r.stats.wave_instructions;
     seconds += r.seconds;
     benchmark::DoNotOptimize(r.pass);

@@ -8,7 +8,7 @@
 // reference excluded).  Run: build/bin/bench_timing [--benchmark_filter=Chip]
 #include <benchmark/benchmark.h>
 
-#include "kernels/emulated.hpp"
+#include "tests/common/run_suite.hpp"
 #include "sim/timing/cycle_model.hpp"
 
 namespace {
@@ -24,7 +24,7 @@ void timed(benchmark::State& state, const char* kernel, const char* arch_name, s
     timing::Options o;
     o.sample = o.fast_forward = sampled;
     timing::CycleModel model(a, o);
-    kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, shape, 1, "", [&](emu::Emulator& e) { model.attach(e); },
+    app::FunctionalRun r = testing::run_suite(kernel, arch_name, shape, 1, "", [&](emu::Emulator& e) { model.attach(e); },
                                                    [&] { return !sampled; });
     instructions += r.stats.wave_instructions;
     seconds += r.seconds;

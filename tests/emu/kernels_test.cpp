@@ -9,7 +9,7 @@
 
 #include "hw/emu/emu_device.hpp"
 #include "kernels/design_check.hpp"
-#include "kernels/emulated.hpp"
+#include "tests/common/run_suite.hpp"
 #include "kernels/host.hpp"
 #include "kernels/spec.hpp"
 #include "sim/timing/cycle_model.hpp"
@@ -53,7 +53,7 @@ TEST(EmuKernels, MatchTheirReferences) {
   for (const char* arch : {"gfx950", "gfx942"})
     for (const Case& c : kCases)
       for (std::uint64_t seed : {1u, 2u}) {
-        kernels::EmulatedRun r = kernels::run_emulated(c.kernel, arch, c.shape, seed);
+        app::FunctionalRun r = testing::run_suite(c.kernel, arch, c.shape, seed);
         EXPECT_TRUE(r.pass) << c.kernel << " " << arch << " seed " << seed << ": error " << r.max_rel_error
                             << " > " << r.tolerance;
         EXPECT_GT(r.stats.wave_instructions, 0u);
@@ -62,7 +62,7 @@ TEST(EmuKernels, MatchTheirReferences) {
       }
   for (const Case& c : kGfx950Cases)
     for (std::uint64_t seed : {1u, 2u}) {
-      kernels::EmulatedRun r = kernels::run_emulated(c.kernel, "gfx950", c.shape, seed);
+      app::FunctionalRun r = testing::run_suite(c.kernel, "gfx950", c.shape, seed);
       EXPECT_TRUE(r.pass) << c.kernel << " seed " << seed << ": error " << r.max_rel_error << " > " << r.tolerance;
       EXPECT_EQ(r.stats.lds_races.count, 0u) << c.kernel;
     }
@@ -78,7 +78,7 @@ TEST(EmuKernels, MicrobenchmarksDoWhatTheySay) {
                           "stream_copy"})
       for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
         if (std::string(k) == "lds_read_b64_tr_b16" && std::string(arch) == "gfx942") continue;  // gfx950 only
-        kernels::EmulatedRun r = kernels::run_emulated(k, arch, {20}, seed);
+        app::FunctionalRun r = testing::run_suite(k, arch, {20}, seed);
         EXPECT_TRUE(r.pass) << k << " " << arch << " seed " << seed << ": " << r.tolerance_why;
       }
 }
@@ -89,7 +89,7 @@ TEST(EmuKernels, MicrobenchmarksDoWhatTheySay) {
 // reference on inputs full of ties and NaNs (the host draws them).
 TEST(EmuKernels, TopkKeepsTiesAndNaNsInOrder) {
   for (const char* arch : {"gfx950", "gfx942"}) {
-    kernels::EmulatedRun r = kernels::run_emulated("topk_f32", arch, {2, 8192, 32}, 11);
+    app::FunctionalRun r = testing::run_suite("topk_f32", arch, {2, 8192, 32}, 11);
     EXPECT_TRUE(r.pass) << arch;
     EXPECT_EQ(r.max_rel_error, 0.0);
   }
@@ -97,8 +97,8 @@ TEST(EmuKernels, TopkKeepsTiesAndNaNsInOrder) {
 
 // A broken input (other data than the reference sees) must fail: the check bites.
 TEST(EmuKernels, TheComparisonBites) {
-  kernels::EmulatedRun a = kernels::run_emulated("gemm_bf16", "gfx950", {128, 128, 64}, 1);
-  kernels::EmulatedRun b = kernels::run_emulated("gemm_bf16", "gfx950", {128, 128, 64}, 2);
+  app::FunctionalRun a = testing::run_suite("gemm_bf16", "gfx950", {128, 128, 64}, 1);
+  app::FunctionalRun b = testing::run_suite("gemm_bf16", "gfx950", {128, 128, 64}, 2);
   ASSERT_EQ(a.output.size(), b.output.size());
   std::vector<std::uint16_t> out(a.output.size() / 2), ref(b.output.size() / 2);
   std::memcpy(out.data(), a.output.data(), a.output.size());
@@ -110,8 +110,8 @@ TEST(EmuKernels, SameSeedSameBytes) {
   for (const char* kernel : {"rmsnorm_bf16", "gemm_bf16"}) {
     std::vector<long long> shape = std::string(kernel) == "gemm_bf16" ? std::vector<long long>{128, 128, 128}
                                                                       : std::vector<long long>{3, 4096};
-    kernels::EmulatedRun a = kernels::run_emulated(kernel, "gfx950", shape, 7);
-    kernels::EmulatedRun b = kernels::run_emulated(kernel, "gfx950", shape, 7);
+    app::FunctionalRun a = testing::run_suite(kernel, "gfx950", shape, 7);
+    app::FunctionalRun b = testing::run_suite(kernel, "gfx950", shape, 7);
     EXPECT_EQ(a.output, b.output) << kernel;
     EXPECT_EQ(a.stats.wave_instructions, b.stats.wave_instructions);
     ASSERT_EQ(a.stats.lds_sites.size(), b.stats.lds_sites.size());
@@ -126,8 +126,8 @@ TEST(EmuKernels, SameSeedSameBytes) {
 // every causal row's output depends only on keys up to it: the first query
 // block's output is the same whatever lies in later keys.
 TEST(EmuKernels, AttentionCausalMaskMatters) {
-  kernels::EmulatedRun full = kernels::run_emulated("attention_fwd_d64", "gfx950", {1, 256, 0}, 5);
-  kernels::EmulatedRun causal = kernels::run_emulated("attention_fwd_d64", "gfx950", {1, 256, 1}, 5);
+  app::FunctionalRun full = testing::run_suite("attention_fwd_d64", "gfx950", {1, 256, 0}, 5);
+  app::FunctionalRun causal = testing::run_suite("attention_fwd_d64", "gfx950", {1, 256, 1}, 5);
   ASSERT_TRUE(full.pass && causal.pass);
   EXPECT_NE(full.output, causal.output);
 }
@@ -151,8 +151,8 @@ TEST(EmuKernels, AttentionBackwardNeedsItsPreprocessing) {
 
 // The backward pass's causal mask matters: each of dQ, dK, dV changes.
 TEST(EmuKernels, AttentionBackwardCausalMaskMatters) {
-  kernels::EmulatedRun full = kernels::run_emulated("attention_bwd_d64", "gfx950", {1, 100, 0}, 5);
-  kernels::EmulatedRun causal = kernels::run_emulated("attention_bwd_d64", "gfx950", {1, 100, 1}, 5);
+  app::FunctionalRun full = testing::run_suite("attention_bwd_d64", "gfx950", {1, 100, 0}, 5);
+  app::FunctionalRun causal = testing::run_suite("attention_bwd_d64", "gfx950", {1, 100, 1}, 5);
   ASSERT_TRUE(full.pass && causal.pass);
   ASSERT_EQ(full.output.size(), causal.output.size());
   const std::size_t third = full.output.size() / 3;
@@ -173,7 +173,7 @@ TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
   for (const char* arch : {"gfx950", "gfx942"}) {
     const auto& archs = kernels::find_spec(kernel).archs;
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) continue;
-    kernels::EmulatedRun r = kernels::run_emulated(kernel, arch, shape, 1);
+    app::FunctionalRun r = testing::run_suite(kernel, arch, shape, 1);
     kernels::DesignReport d = kernels::design_check(kernels::find_spec(kernel), arch::load_arch(arch), std::nullopt, shape);
     std::map<std::string, std::pair<double, double>> emulated, designed;  // kind -> (instructions, conflicts)
     for (const auto& s : r.stats.lds_sites) {
@@ -203,7 +203,7 @@ TEST(EmuKernels, LdsConflictsEqualTheDesignCheck) {
 // and every one has an emulated host.
 TEST(EmuKernels, OpcodeCoverage) {
   namespace fs = std::filesystem;
-  std::vector<std::string> emulated = kernels::emulated_kernels();
+  std::vector<std::string> emulated = app::emulated_kernels();
   int kernels_seen = 0;
   for (const char* arch : {"gfx950", "gfx942"}) {
     arch::Arch a = arch::load_arch(arch);
@@ -222,11 +222,11 @@ TEST(EmuKernels, OpcodeCoverage) {
 }
 
 TEST(EmuKernels, RefusesBadRequests) {
-  EXPECT_THROW(kernels::run_emulated("no_such_kernel", "gfx950", {1}, 1), std::invalid_argument);
-  EXPECT_THROW(kernels::run_emulated("gemm_bf16", "gfx950", {100, 128, 64}, 1), std::invalid_argument);  // M % 128
-  EXPECT_THROW(kernels::run_emulated("gemm_bf16", "gfx950", {128, 128}, 1), std::invalid_argument);
+  EXPECT_THROW(testing::run_suite("no_such_kernel", "gfx950", {1}, 1), std::invalid_argument);
+  EXPECT_THROW(testing::run_suite("gemm_bf16", "gfx950", {100, 128, 64}, 1), std::invalid_argument);  // M % 128
+  EXPECT_THROW(testing::run_suite("gemm_bf16", "gfx950", {128, 128}, 1), std::invalid_argument);
   try {
-    kernels::run_emulated("attention_fwd_d256", "gfx942", {1, 64, 0}, 1);
+    testing::run_suite("attention_fwd_d256", "gfx942", {1, 64, 0}, 1);
     FAIL() << "a gfx950-only kernel ran on gfx942";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "attention_fwd_d256 is not built for gfx942 (only for gfx950)");

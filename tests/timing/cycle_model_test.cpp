@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "kernels/design_check.hpp"
-#include "kernels/emulated.hpp"
+#include "tests/common/run_suite.hpp"
 #include "sim/isa/code_object.hpp"
 #include "sim/isa/decoder.hpp"
 #include "sim/lds/bank_model.hpp"
@@ -282,7 +282,7 @@ TEST(CycleModel, StreamCopyRunsAtTheHbmBandwidth) {
   timing::Options o;
   o.cus = 2;
   timing::CycleModel model(a, o);
-  kernels::EmulatedRun run = kernels::run_emulated("stream_copy", "gfx950", {65536}, 1, TILELAB_CODE_OBJECTS,
+  app::FunctionalRun run = testing::run_suite("stream_copy", "gfx950", {65536}, 1, TILELAB_CODE_OBJECTS,
                                                    [&](emu::Emulator& e) { model.attach(e); });
   ASSERT_TRUE(run.pass);
   const timing::TimingResult& r = model.result();
@@ -303,7 +303,7 @@ TEST(CycleModel, StreamCopyRunsAtTheHbmBandwidth) {
 TEST(CycleModel, WorkgroupsGoToXcdsRoundRobin) {
   const arch::Arch a = arch::load_arch("gfx950");
   timing::CycleModel model(a);
-  kernels::EmulatedRun run = kernels::run_emulated("rmsnorm_bf16", "gfx950", {64, 1024}, 1, TILELAB_CODE_OBJECTS,
+  app::FunctionalRun run = testing::run_suite("rmsnorm_bf16", "gfx950", {64, 1024}, 1, TILELAB_CODE_OBJECTS,
                                                    [&](emu::Emulator& e) { model.attach(e); });
   ASSERT_TRUE(run.pass);
   const timing::TimingResult& r = model.result();
@@ -318,7 +318,7 @@ TEST(CycleModel, WorkgroupsGoToXcdsRoundRobin) {
 
 struct Sampled {
   timing::TimingResult sampled, full;
-  kernels::EmulatedRun sampled_run, full_run;
+  app::FunctionalRun sampled_run, full_run;
 };
 
 Sampled sampled_and_full(const std::string& kernel, const std::vector<long long>& shape) {
@@ -328,7 +328,7 @@ Sampled sampled_and_full(const std::string& kernel, const std::vector<long long>
     timing::Options o;
     o.sample = o.fast_forward = sample;
     timing::CycleModel model(a, o);
-    kernels::EmulatedRun run = kernels::run_emulated(kernel, "gfx950", shape, 1, TILELAB_CODE_OBJECTS,
+    app::FunctionalRun run = testing::run_suite(kernel, "gfx950", shape, 1, TILELAB_CODE_OBJECTS,
                                                      [&](emu::Emulator& e) { model.attach(e); },
                                                      [&] { return !model.result().sampled_xcds; });
     (sample ? out.sampled : out.full) = model.result();
@@ -706,8 +706,8 @@ TEST(CycleModel, SuiteKernelsNeverBeatTheStaticBound) {
     const arch::Arch a = arch::load_arch(c.arch);
     const kernels::KernelSpec& spec = kernels::find_spec(c.kernel);
     timing::CycleModel m1(a), m2(a);
-    const auto r1 = kernels::run_emulated(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m1.attach(e); });
-    const auto r2 = kernels::run_emulated(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m2.attach(e); });
+    const auto r1 = testing::run_suite(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m1.attach(e); });
+    const auto r2 = testing::run_suite(c.kernel, c.arch, c.shape, 3, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m2.attach(e); });
     EXPECT_TRUE(r1.pass);
     const timing::TimingResult &t1 = m1.result(), &t2 = m2.result();
     EXPECT_EQ(t1.hazard_count, 0u);

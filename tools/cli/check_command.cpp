@@ -13,7 +13,7 @@
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "sim/isa/decoder.hpp"
 

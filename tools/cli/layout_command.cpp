@@ -7,7 +7,7 @@
 
 #include "layouts/expr.hpp"
 #include "layouts/render.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/command.hpp"
 
 namespace po = boost::program_options;

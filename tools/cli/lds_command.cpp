@@ -8,13 +8,9 @@
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/lds_report.hpp"
 #include "traces/store.hpp"
-
-#ifndef TILELAB_GIT_REVISION  // set by CMake at configure time
-#define TILELAB_GIT_REVISION "unknown"
-#endif
 
 namespace tilelab::cli {
 

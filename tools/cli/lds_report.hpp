@@ -1,7 +1,7 @@
 // Printing bank-model results as tables and JSON (shared by lds and swizzle).
 #pragma once
 
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include <cstdint>
 #include <string>
 

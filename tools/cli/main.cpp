@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "app/provenance.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/error_text.hpp"
 
@@ -31,7 +32,7 @@ void usage(std::ostream& out) {
   out << "usage: tilelab <command> [options]\n\n"
          "tilelab checks, simulates, runs and compares layout-algebra GPU kernels (gfx950 first).\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << "\n";
-  out << "\n`tilelab <command> --help` describes a command.\n";
+  out << "\n`tilelab <command> --help` describes a command; `tilelab --version` says which build this is.\n";
 }
 
 }  // namespace
@@ -44,6 +45,10 @@ int main(int argc, char** argv) {
   std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     usage(std::cout);
+    return tilelab::cli::kOk;
+  }
+  if (name == "--version") {
+    std::cout << tilelab::app::version_line() << "\n";
     return tilelab::cli::kOk;
   }
   for (const Command& c : kCommands)

@@ -1,7 +1,7 @@
 // `tilelab occupancy`: waves per SIMD and workgroups per CU, and what limits them.
 #include "sim/lds/occupancy.hpp"
 #include "tools/cli/error_text.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/cli_util.hpp"
 
 namespace tilelab::cli {

@@ -9,13 +9,18 @@
 #include <optional>
 #include <sstream>
 
+#include "app/functional_run.hpp"
+#include "app/provenance.hpp"
+#include "app/record.hpp"
+#include "app/run_json.hpp"
+#include "app/target.hpp"
+#include "app/timed_run.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
-#include "kernels/emulated.hpp"
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/timing_report.hpp"
 
 #include <unistd.h>
@@ -33,59 +38,8 @@ namespace tilelab::cli {
 
 namespace {
 
-// Conflict cycles per wave-instruction, per LDS instruction kind.
-struct PerKind {
-  double instructions = 0, conflict_cycles = 0;
-  double rate() const { return instructions ? conflict_cycles / instructions : 0; }
-};
-
-// One LDS instruction kind: the emulated rate and, when the spec designs
-// that kind, the designed one.
-struct KindRow {
-  std::string kind;
-  double emulated = 0;
-  std::optional<double> designed;
-  bool agree() const { return !designed || std::abs(emulated - *designed) < 1e-9; }
-};
-
-std::vector<KindRow> compare_kinds(const kernels::EmulatedRun& r, const kernels::DesignReport* design) {
-  std::map<std::string, PerKind> emulated, designed;
-  for (const auto& s : r.stats.lds_sites) {
-    if (!s.modelled) continue;
-    emulated[s.instruction].instructions += static_cast<double>(s.executions);
-    emulated[s.instruction].conflict_cycles += static_cast<double>(s.conflict_cycles);
-  }
-  if (design)
-    for (const auto& a : design->accesses) {
-      designed[a.instruction].instructions += static_cast<double>(a.instructions);
-      designed[a.instruction].conflict_cycles += static_cast<double>(a.conflict_cycles);
-    }
-  std::vector<KindRow> rows;
-  for (const auto& [kind, e] : emulated) {
-    KindRow row{kind, e.rate(), std::nullopt};
-    if (auto d = designed.find(kind); d != designed.end()) row.designed = d->second.rate();
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-std::string pc_text(std::uint64_t pc) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(pc));
-  return b;
-}
-
-Json races_json(const emu::LdsRaceLog& races) {
-  Json first = Json::array();
-  for (const emu::LdsRace& x : races.first)
-    first.push_back({{"kind", x.kind},
-                     {"address", x.address},
-                     {"workgroup", x.workgroup},
-                     {"barriers", x.barriers},
-                     {"first", {{"wave", x.first_wave}, {"pc", pc_text(x.first_pc)}, {"text", x.first_text}}},
-                     {"second", {{"wave", x.second_wave}, {"pc", pc_text(x.second_pc)}, {"text", x.second_text}}}});
-  return {{"count", races.count}, {"first", first}};
-}
+using app::LdsKindRow;
+using app::pc_hex;
 
 // `same_in_reverse`: whether the run with each workgroup's waves in reverse
 // order gave the same output (empty when that was not run).
@@ -105,22 +59,23 @@ void print_races(const emu::LdsRaceLog& races, std::optional<bool> same_in_rever
   for (const emu::LdsRace& x : races.first)
     std::printf("  %s at LDS 0x%x, workgroup (%u,%u,%u) after %u barrier(s): wave %d at %s (%s), then wave %d at %s (%s)\n",
                 x.kind.c_str(), x.address, x.workgroup[0], x.workgroup[1], x.workgroup[2], x.barriers, x.first_wave,
-                pc_text(x.first_pc).c_str(), x.first_text.c_str(), x.second_wave, pc_text(x.second_pc).c_str(),
+                pc_hex(x.first_pc).c_str(), x.first_text.c_str(), x.second_wave, pc_hex(x.second_pc).c_str(),
                 x.second_text.c_str());
 }
 
-void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows, bool has_design,
+void print_text(const emu::RunStats& stats, const std::string& arch, std::optional<bool> same_in_reverse,
+                const std::vector<LdsKindRow>& rows, bool has_design,
                 const char* no_design = "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)") {
-  print_races(r.stats.lds_races, r.same_output_in_reverse_order);
-  std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", r.arch.c_str());
+  print_races(stats.lds_races, same_in_reverse);
+  std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", arch.c_str());
   std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
-  for (const auto& s : r.stats.lds_sites) {
+  for (const auto& s : stats.lds_sites) {
     if (s.modelled)
-      std::printf("  %-8s %-52s %10llu %9llu %5d\n", pc_text(s.pc).c_str(), s.text.c_str(),
+      std::printf("  %-8s %-52s %10llu %9llu %5d\n", pc_hex(s.pc).c_str(), s.text.c_str(),
                   static_cast<unsigned long long>(s.executions), static_cast<unsigned long long>(s.conflict_cycles),
                   s.max_ways);
     else
-      std::printf("  %-8s %-52s %10llu %9s %5s\n", pc_text(s.pc).c_str(), s.text.c_str(),
+      std::printf("  %-8s %-52s %10llu %9s %5s\n", pc_hex(s.pc).c_str(), s.text.c_str(),
                   static_cast<unsigned long long>(s.executions), "-", "-");
   }
   if (!has_design) {
@@ -137,48 +92,6 @@ void print_text(const kernels::EmulatedRun& r, const std::vector<KindRow>& rows,
   }
 }
 
-Json to_json(const kernels::KernelSpec& spec, const kernels::EmulatedRun& r, const std::vector<KindRow>& rows) {
-  Json j = {{"kernel", spec.name},         {"arch", r.arch},
-            {"shape", shape_text(spec, r.shape)}, {"seed", r.seed},
-            {"pass", r.pass},              {"max_rel_error", r.max_rel_error},
-            {"tolerance", r.tolerance},    {"workgroups", r.stats.workgroups},
-            {"waves", r.stats.waves},      {"wave_instructions", r.stats.wave_instructions}};
-  j["ran_before"] = r.before;  // the pass's earlier kernels; the figures are this kernel's
-  j["lds_races"] = races_json(r.stats.lds_races);
-  if (r.same_output_in_reverse_order) j["lds_races"]["same_output_in_reverse_order"] = *r.same_output_in_reverse_order;
-  j["lds_sites"] = Json::array();
-  for (const auto& s : r.stats.lds_sites)
-    j["lds_sites"].push_back({{"pc", pc_text(s.pc)}, {"text", s.text}, {"instruction", s.instruction},
-                              {"modelled", s.modelled}, {"executions", s.executions},
-                              {"conflict_cycles", s.conflict_cycles}, {"worst_ways", s.max_ways}});
-  j["lds_vs_design"] = Json::array();
-  for (const auto& row : rows)
-    j["lds_vs_design"].push_back({{"instruction", row.kind}, {"emulated", row.emulated},
-                                  {"designed", row.designed ? Json(*row.designed) : Json(nullptr)},
-                                  {"agree", row.agree()}});
-  return j;
-}
-
-void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
-            const kernels::EmulatedRun& r) {
-  traces::RunInfo info = design_run_info(run_id.empty() ? "sim-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
-  info.kind = "sim";
-  info.backend = "emu";
-  info.device = "functional emulator";
-  info.compiler = kernels::build::kCompiler;
-  info.seed = r.seed;
-  info.problem_shape = shape_text(spec, r.shape);
-  info.config_json =
-      Json{{"max_rel_error", r.max_rel_error}, {"tolerance", r.tolerance}, {"pass", r.pass}, {"ran_before", r.before}}.dump();
-  traces::RunWriter w(file, info, store_writer_options());
-  const std::uint64_t conflicts = add_lds_sites(w, r.stats);
-  w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(conflicts));
-  w.add_counter("wave_instructions", static_cast<double>(r.stats.wave_instructions));
-  w.add_counter("lds_races", static_cast<double>(r.stats.lds_races.count));
-  w.add_counter("max_rel_error", r.max_rel_error);
-  w.finish();
-}
-
 // Progress on stderr for a terminal: workgroups done (of those simulated),
 // simulated microseconds, the rate, and the time left at that pace (an upper
 // bound when the fast-forward will stop the run early).
@@ -193,25 +106,17 @@ void show_progress(const timing::Progress& p, double clock_mhz) {
   std::fflush(stderr);
 }
 
-// A suite kernel's shape when none is given: the smallest example (emulation
-// costs about a microsecond per wave-instruction).
-std::vector<long long> default_shape(const kernels::KernelSpec& spec) {
-  std::vector<long long> shape = spec.example_shapes.front();
-  auto size = [](const std::vector<long long>& s) {
-    long double p = 1;
-    for (long long x : s) p *= static_cast<long double>(x);
-    return p;
-  };
-  for (const auto& s : spec.example_shapes)
-    if (size(s) < size(shape)) shape = s;
-  return shape;
-}
-
-// The cycle model's options every timed run takes from the command line.
-timing::Options model_options(const po::variables_map& vm) {
-  timing::Options o;
+// The timed run's options from the command line.
+app::TimedOptions timed_options(const po::variables_map& vm) {
+  app::TimedOptions o;
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.coverage = vm.count("full") ? app::Coverage::full : vm.count("all-xcds") ? app::Coverage::all_xcds : app::Coverage::sampled;
+  o.check_reference = vm.count("functional") > 0;
   o.cus = vm["cus"].as<int>();
   o.max_cycles = vm["max-cycles"].as<std::uint64_t>();
+  o.wave_budget = vm["max-wave-instructions"].as<std::uint64_t>();
+  o.launch_budget = vm["max-launch-instructions"].as<std::uint64_t>();
+  o.top = vm["top"].as<int>();
   return o;
 }
 
@@ -223,18 +128,14 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
   std::printf("%-26s %-30s %10s %10s %14s  %-14s %6s %6s %6s %7s %9s  %s\n", "kernel", "shape", "cycles", "us",
               "TFLOP/s|GB/s", "limiter", "MFMA%", "VALU%", "LDS%", "L2 hit", "HBM MB", "reference");
   int status = kOk;
-  for (const std::string& name : kernels::emulated_kernels()) {
+  for (const std::string& name : app::emulated_kernels()) {
     const kernels::KernelSpec& spec = kernels::find_spec(name);
     if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end()) continue;
-    const std::vector<long long>& shape = spec.example_shapes.front();
-    timing::Options o = model_options(vm);
-    o.sample = o.fast_forward = !vm.count("full");
-    o.sample_only = spec.name;
-    timing::CycleModel model(a, o);
-    const kernels::EmulatedRun run = kernels::run_emulated(
-        spec.name, a.name, shape, vm["seed"].as<std::uint64_t>(), vm["code-objects"].as<std::string>(),
-        [&](emu::Emulator& e) { model.attach(e); }, [&] { return !model.result().sampled_xcds; });
-    const timing::TimingResult& r = model.result();
+    const std::vector<long long>& shape = spec.example_shapes.front();  // the shape check --summary uses
+    const std::unique_ptr<app::TimedKernelRun> timed = app::run_timed(
+        app::resolve_suite(name, a, shape, vm["code-objects"].as<std::string>()), timed_options(vm));
+    const app::FunctionalRun& run = timed->functional;
+    const timing::TimingResult& r = timed->model->result();
     const double sec = r.seconds();
     char rate[32];
     if (r.mfma_flops > 0) std::snprintf(rate, sizeof rate, "%.1f TF", sec > 0 ? r.mfma_flops / sec / 1e12 : 0.0);
@@ -255,59 +156,39 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
   return status;
 }
 
-int run_timed(const kernels::KernelSpec& spec, const arch::Arch& a, const std::vector<long long>& shape,
-              const po::variables_map& vm) {
-  timing::Options options = model_options(vm);
-  options.fast_forward = !vm.count("full") && !vm.count("functional");  // a functional check needs every workgroup
-  options.sample = options.fast_forward && !vm.count("all-xcds");
-  options.sample_only = spec.name;  // a pass's earlier kernels write what the spec's kernel reads
-  const bool progress = !vm.count("quiet") && isatty(2);
+int run_timed(const app::SuiteTarget& target, const po::variables_map& vm) {
+  app::TimedOptions options = timed_options(vm);
   bool shown = false;
-  if (progress)
+  if (!vm.count("quiet") && isatty(2))
     options.progress = [&](const timing::Progress& p) {
-      show_progress(p, a.timing.clock_mhz);
+      show_progress(p, target.arch.timing.clock_mhz);
       shown = true;
     };
-  timing::CycleModel model(a, options);  // refuses an arch without timing figures before any work
-  std::optional<isa::Program> program;
-  const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
-  kernels::EmulatedRun r = kernels::run_emulated(spec.name, a.name, shape, vm["seed"].as<std::uint64_t>(),
-                                                 vm["code-objects"].as<std::string>(), [&](emu::Emulator& e) {
-                                                   model.attach(e);
-                                                   e.set_wave_budget(budget);
-                                                   e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
-                                                   // The timing is the last dispatch's, the spec's
-                                                   // kernel (a pass may run others first).
-                                                   if (e.program().kernel == spec.name) program = e.program();
-                                                 },
-                                                 [&] { return !model.result().sampled_xcds; });
+  std::unique_ptr<app::TimedKernelRun> run;
+  try {
+    run = app::run_timed(target, options);
+  } catch (...) {
+    if (shown) std::fprintf(stderr, "\n");
+    throw;
+  }
   if (shown) std::fprintf(stderr, "\n");
-  TimedRun t;
-  t.kernel = spec.name;
-  t.shape = shape_text(spec, r.shape);
-  t.seed = r.seed;
-  t.stats = &r.stats;
-  t.timing = &model.result();
-  if (!t.timing->sampled_xcds) t.reference = TimedRun::Reference{r.pass, r.max_rel_error, r.tolerance};
-  t.program = &*program;
-  t.model_seconds = r.seconds;  // the timed dispatch alone (inputs and the reference excluded)
-  t.top = vm["top"].as<int>();
-  t.before = r.before;
-  if (spec.work) t.bound = kernels::design_check(spec, a, std::nullopt, shape).bound;
-  if (vm.count("json")) std::cout << timing_json(t) << "\n";
+  const app::TimedRun& t = run->view;
+  if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
   else print_timing_text(t);
   if (vm.count("out")) {
-    std::string id = vm["run-id"].as<std::string>();
-    record_timing(vm["out"].as<std::string>(), id.empty() ? "timing-" + spec.name + "-" + a.name : id, t);
+    const std::string id = vm["run-id"].as<std::string>();
+    app::record_timing(vm["out"].as<std::string>(), id.empty() ? app::default_run_id("timing", t.kernel, target.arch.name) : id,
+                       t, store_writer_options());
   }
   if (vm.count("plot")) {
-    const std::string e = write_roofline(vm["plot"].as<std::string>(), *t.timing, a, spec.name + " on " + a.name + ", " + t.shape);
+    const std::string e =
+        write_roofline(vm["plot"].as<std::string>(), *t.timing, target.arch, t.kernel + " on " + target.arch.name + ", " + t.shape);
     if (!e.empty()) {
       std::cerr << "error: " << e << "\n";
       return kFailed;
     }
   }
-  const bool wrong = vm.count("functional") && !r.pass;
+  const bool wrong = vm.count("functional") && !run->functional.pass;
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
 
@@ -323,7 +204,7 @@ int run_code_object(const po::variables_map& vm) {
       return usage_error("sim", "--kernel " + vm["kernel"].as<std::string>() + " but the launch file is for " + l.kernel);
     const arch::Arch a = arch::load_arch(vm["arch"].defaulted() ? co.arch : vm["arch"].as<std::string>());
     const std::string id = vm["run-id"].as<std::string>().empty()
-                               ? (vm.count("timing") ? "timing-" : "sim-") + l.kernel + "-" + a.name
+                               ? app::default_run_id(vm.count("timing") ? "timing" : "sim", l.kernel, a.name)
                                : vm["run-id"].as<std::string>();
     if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);
     if (vm.count("save")) {
@@ -334,10 +215,9 @@ int run_code_object(const po::variables_map& vm) {
     }
     std::optional<timing::CycleModel> model;
     if (vm.count("timing")) {
-      timing::Options o = model_options(vm);
-      o.fast_forward = !vm.count("full") && !vm.count("save");  // saved buffers need every workgroup
-      o.sample = o.fast_forward && !vm.count("all-xcds");
-      model.emplace(a, o);
+      app::TimedOptions o = timed_options(vm);
+      o.check_reference = vm.count("save") > 0;  // saved buffers need every workgroup
+      model.emplace(a, app::model_options(o, l.kernel));
     }
     hw::EmuDevice device(a, [&](emu::Emulator& e) {
       e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
@@ -354,18 +234,20 @@ int run_code_object(const po::variables_map& vm) {
     } run{device.last_stats(), launch.check().saved};
     const std::string shape = "launch " + l.path;
     if (model) {
-      TimedRun t;
+      app::TimedRun t;
       t.kernel = l.kernel;
       t.shape = shape;
       t.seed = l.seed;
+      t.arch = &a;
+      t.code_object_sha256 = isa::sha256_hex(std::span<const std::uint8_t>(co.bytes));
       t.stats = &run.stats;
       t.timing = &model->result();
       t.program = &e.program();
       t.model_seconds = run.stats.seconds;
       t.top = vm["top"].as<int>();
-      if (vm.count("json")) std::cout << timing_json(t) << "\n";
+      if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
       else print_timing_text(t);
-      if (vm.count("out")) record_timing(vm["out"].as<std::string>(), id, t);
+      if (vm.count("out")) app::record_timing(vm["out"].as<std::string>(), id, t, store_writer_options());
       if (vm.count("plot")) {
         const std::string e = write_roofline(vm["plot"].as<std::string>(), model->result(), a, l.kernel + " on " + a.name + ", " + shape);
         if (!e.empty()) {
@@ -378,23 +260,10 @@ int run_code_object(const po::variables_map& vm) {
                   file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(run.stats.workgroups),
                   static_cast<unsigned long long>(run.stats.waves),
                   static_cast<unsigned long long>(run.stats.wave_instructions), run.stats.seconds);
-      kernels::EmulatedRun shown;
-      shown.arch = a.name;
-      shown.stats = run.stats;
-      print_text(shown, {}, false, "(a code object without a spec: no designed accesses to compare)");
-      if (vm.count("out")) {
-        traces::RunInfo info = design_run_info(id, l.kernel, a.name);
-        info.kind = "sim";
-        info.backend = "emu";
-        info.device = "functional emulator";
-        info.seed = l.seed;
-        info.problem_shape = shape;
-        traces::RunWriter w(vm["out"].as<std::string>(), info, store_writer_options());
-        w.add_counter("SQ_LDS_BANK_CONFLICT", static_cast<double>(add_lds_sites(w, run.stats)));
-        w.add_counter("wave_instructions", static_cast<double>(run.stats.wave_instructions));
-        w.add_counter("lds_races", static_cast<double>(run.stats.lds_races.count));
-        w.finish();
-      }
+      print_text(run.stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
+      if (vm.count("out"))
+        app::record_launch_file_run(vm["out"].as<std::string>(), id, a, co, l.kernel, shape, l.seed, run.stats,
+                                    store_writer_options());
     }
     for (const auto& b : run.saved) {
       if (!vm.count("save")) break;
@@ -540,7 +409,7 @@ int run_sim(const std::vector<std::string>& args) {
   }
   if (!vm.count("target")) {
     std::string names;
-    for (const auto& k : kernels::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
+    for (const auto& k : app::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
   }
   if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
@@ -552,33 +421,32 @@ int run_sim(const std::vector<std::string>& args) {
   if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
   try {
     if (vm.count("kernel")) return usage_error("sim", "--kernel names a kernel of a code object FILE; a suite kernel is named alone");
-    const kernels::KernelSpec& spec = kernels::find_spec(vm["target"].as<std::string>());
-    const std::string arch_name = vm["arch"].as<std::string>();
-    const arch::Arch a = arch::load_arch(arch_name);
-    const std::vector<long long> shape = vm.count("shape") ? parse_shape(vm["shape"].as<std::string>()) : default_shape(spec);
-    if (vm.count("out")) {  // a run id already in the store is refused before the work, not after
-      const std::string id = vm["run-id"].as<std::string>();
-      traces::check_new_run(vm["out"].as<std::string>(),
-                            !id.empty() ? id : (vm.count("timing") ? "timing-" : "sim-") + spec.name + "-" + arch_name);
-    }
-    if (vm.count("timing")) return run_timed(spec, a, shape, vm);
+    const std::optional<std::vector<long long>> shape =
+        vm.count("shape") ? std::optional(parse_shape(vm["shape"].as<std::string>())) : std::nullopt;
+    const app::SuiteTarget target = app::resolve_suite(vm["target"].as<std::string>(),
+                                                       arch::load_arch(vm["arch"].as<std::string>()), shape,
+                                                       vm["code-objects"].as<std::string>());
+    const kernels::KernelSpec& spec = *target.spec;
+    const std::string id = vm["run-id"].as<std::string>().empty()
+                               ? app::default_run_id(vm.count("timing") ? "timing" : "sim", spec.name, target.arch.name)
+                               : vm["run-id"].as<std::string>();
+    if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);  // refused before the work, not after
+    if (vm.count("timing")) return run_timed(target, vm);
     const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
-    kernels::EmulatedRun r = kernels::run_emulated(spec.name, arch_name, shape, vm["seed"].as<std::uint64_t>(),
-                                                   vm["code-objects"].as<std::string>(),
-                                                   [&](emu::Emulator& e) {
-                                                     e.set_wave_budget(budget);
-                                                     e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
-                                                   });
+    const app::FunctionalRun r = app::run_functional(target, vm["seed"].as<std::uint64_t>(), [&](emu::Emulator& e) {
+      e.set_wave_budget(budget);
+      e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
+    });
     std::optional<kernels::DesignReport> design;
-    if (spec.work) design = kernels::design_check(spec, a, std::nullopt, shape);
-    const std::vector<KindRow> rows = compare_kinds(r, design ? &*design : nullptr);
+    if (spec.work) design = kernels::design_check(spec, target.arch, std::nullopt, target.shape);
+    const std::vector<LdsKindRow> rows = app::lds_vs_design(r.stats, design ? &*design : nullptr);
     int disagree = 0;
     for (const auto& row : rows) disagree += !row.agree();
     if (vm.count("json")) {
-      std::cout << to_json(spec, r, rows).dump() << "\n";
+      std::cout << app::functional_json(target, r, rows).dump() << "\n";
     } else {
       std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
-                  spec.name.c_str(), arch_name.c_str(), shape_text(spec, shape).c_str(),
+                  spec.name.c_str(), target.arch.name.c_str(), shape_text(spec, target.shape).c_str(),
                   static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.stats.workgroups),
                   static_cast<unsigned long long>(r.stats.waves),
                   static_cast<unsigned long long>(r.stats.wave_instructions), r.seconds,
@@ -586,9 +454,9 @@ int run_sim(const std::vector<std::string>& args) {
       std::printf("%s", pass_note(spec.name, r.before).c_str());
       std::printf("max relative error %.3g (tolerance %.3g: %s): %s\n", r.max_rel_error, r.tolerance,
                   r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
-      print_text(r, rows, design.has_value());
+      print_text(r.stats, r.arch, r.same_output_in_reverse_order, rows, design.has_value());
     }
-    if (vm.count("out")) record(vm["out"].as<std::string>(), vm["run-id"].as<std::string>(), spec, r);
+    if (vm.count("out")) app::record_functional(vm["out"].as<std::string>(), id, target, r, store_writer_options());
     return r.pass && !disagree ? kOk : kFailed;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("sim", error_text(e));

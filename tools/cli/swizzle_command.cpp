@@ -2,7 +2,7 @@
 // run without bank conflicts.
 #include "sim/lds/swizzle_search.hpp"
 #include "tools/cli/error_text.hpp"
-#include "tools/cli/json.hpp"
+#include "app/json.hpp"
 #include "tools/cli/cli_util.hpp"
 
 namespace tilelab::cli {

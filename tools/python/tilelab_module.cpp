@@ -11,7 +11,11 @@
 #include "sim/lds/occupancy.hpp"
 #include "sim/lds/swizzle_search.hpp"
 #include "kernels/design_check.hpp"
-#include "kernels/emulated.hpp"
+#include "app/functional_run.hpp"
+#include "app/json.hpp"
+#include "app/record.hpp"
+#include "app/run_json.hpp"
+#include "app/timed_run.hpp"
 #include "hw/cuda/cuda_device.hpp"
 #include "hw/emu/emu_device.hpp"
 #include "hw/hip/hip_device.hpp"
@@ -222,40 +226,17 @@ py::array_t<T> column(const std::vector<T>& v) {
 }
 
 // A cycle-model run as Python values: summaries as dicts, records as numpy columns.
-py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
-  py::dict d;
-  d["cycles"] = r.cycles;
-  d["seconds"] = r.seconds();
-  d["clock_mhz"] = r.clock_mhz;
-  d["clock_status"] = r.clock_status;
-  d["sampled"] = r.sampled_xcds > 0;
-  d["simulated_workgroups"] = r.simulated_workgroups;
-  d["sample_scale"] = r.sample_scale;
-  d["fast_forwarded"] = r.fast_forwarded;
-  d["simulated_cycles"] = r.fast_forwarded ? r.simulated_cycles : r.cycles;
-  d["tflops"] = r.seconds() > 0 ? r.mfma_flops / r.seconds() / 1e12 : 0.0;
-  d["cus"] = r.cus;
-  d["cus_used"] = r.cus_used;
-  d["limiter"] = r.limiter();
-  py::dict util;
-  util["mfma"] = r.mfma_utilisation();
-  util["valu"] = r.valu_utilisation();
-  util["lds"] = r.lds_utilisation();
-  util["global_memory"] = r.memory_utilisation();
-  d["utilisation"] = util;
-  d["wave_cycles"] = r.wave_cycles;
-  d["issue_cycles"] = r.issue_cycles;
-  py::dict stalls;
+// A run's one JSON form (app/run_json) as Python data: the dicts and lists the
+// CLI's --json prints, key for key.
+py::object from_json(const Json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+
+// The columns a timed run has beyond its JSON form, as numpy arrays: per
+// instruction (the thread trace's per-pc columns), per wave (its span) and
+// per issue record, with the names behind the small ids.
+void add_timing_columns(py::dict& d, const timing::TimingResult& r, const isa::Program& p) {
   py::list reasons;
-  for (int k = 0; k < timing::kReasonCount; ++k) {
-    reasons.append(timing::reason_name(static_cast<timing::Reason>(k)));
-    if (k) stalls[timing::reason_name(static_cast<timing::Reason>(k))] = r.stall_cycles[static_cast<std::size_t>(k)];
-  }
-  d["stall_cycles"] = stalls;
+  for (int k = 0; k < timing::kReasonCount; ++k) reasons.append(timing::reason_name(static_cast<timing::Reason>(k)));
   d["reason_names"] = reasons;
-  py::dict counters;
-  for (const auto& c : r.counters) counters[py::str(c.name)] = c.value;
-  d["counters"] = counters;
   std::vector<std::uint64_t> pc, hits, latency, stall, idle;
   py::list text;
   for (std::size_t i = 0; i < r.per_instruction.size(); ++i) {
@@ -274,9 +255,9 @@ py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
   for (const auto& w : r.waves_spans)
     wid.push_back(w.wave), wg.push_back(w.workgroup), cu.push_back(w.cu), simd.push_back(w.simd), slot.push_back(w.slot),
         start.push_back(w.start), end.push_back(w.end);
-  d["waves"] = py::dict(py::arg("wave") = column(wid), py::arg("workgroup") = column(wg), py::arg("cu") = column(cu),
-                        py::arg("simd") = column(simd), py::arg("slot") = column(slot), py::arg("start") = column(start),
-                        py::arg("end") = column(end));
+  d["wave_spans"] = py::dict(py::arg("wave") = column(wid), py::arg("workgroup") = column(wg), py::arg("cu") = column(cu),
+                             py::arg("simd") = column(simd), py::arg("slot") = column(slot), py::arg("start") = column(start),
+                             py::arg("end") = column(end));
   std::vector<std::uint32_t> ew, eidx, est, eidle;
   std::vector<std::uint64_t> epc, eissue, ecomplete;
   std::vector<std::uint8_t> ereason, ecls;
@@ -288,18 +269,10 @@ py::dict timing_dict(const timing::TimingResult& r, const isa::Program& p) {
   py::list classes;
   for (int c = 0; c < isa::kInstClassCount; ++c) classes.append(isa::class_name(static_cast<isa::InstClass>(c)));
   d["class_names"] = classes;
-  d["events"] = py::dict(py::arg("wave") = column(ew), py::arg("index") = column(eidx), py::arg("pc") = column(epc),
-                         py::arg("issue") = column(eissue), py::arg("complete") = column(ecomplete),
-                         py::arg("stall") = column(est), py::arg("idle") = column(eidle),
-                         py::arg("reason") = column(ereason), py::arg("cls") = column(ecls));
-  py::list hazards;
-  for (const auto& h : r.hazards)
-    hazards.append(py::dict(py::arg("pc") = h.pc, py::arg("producer_pc") = h.producer_pc, py::arg("rule") = h.rule,
-                            py::arg("required") = h.required, py::arg("got") = h.got, py::arg("wave") = h.wave));
-  d["hazards"] = hazards;
-  d["hazard_count"] = r.hazard_count;
-  d["assumptions"] = r.assumptions;
-  return d;
+  d["issue_events"] = py::dict(py::arg("wave") = column(ew), py::arg("index") = column(eidx), py::arg("pc") = column(epc),
+                               py::arg("issue") = column(eissue), py::arg("complete") = column(ecomplete),
+                               py::arg("stall") = column(est), py::arg("idle") = column(eidle),
+                               py::arg("reason") = column(ereason), py::arg("cls") = column(ecls));
 }
 
 }  // namespace
@@ -677,84 +650,64 @@ PYBIND11_MODULE(_tilelab, m) {
      "(an AMD GPU) or 'cuda' (an NVIDIA GPU). The check first, then warm-up and timed repetitions with the caches "
      "flushed; with wave_stamps, one row per wave. RuntimeError when there is no such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
-                  bool timed, const py::object& cus_count, const std::string& code_objects, bool full) {
-    const kernels::KernelSpec& spec = kernels::find_spec(kernel);
+                  bool timed, const py::object& cus_count, const std::string& code_objects, bool full,
+                  const py::object& out, const py::object& run_id, double wait) {
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
     const long long cus_asked = to_int(cus_count);
     timing::check_cus(cus_asked);
-    const int cus = static_cast<int>(cus_asked);
-    std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
-    std::optional<arch::Arch> a;
-    std::unique_ptr<timing::CycleModel> model;
-    std::optional<isa::Program> program;
+    if (!(wait >= 0)) throw std::invalid_argument("wait must not be negative");
+    const app::SuiteTarget target = app::resolve_suite(
+        kernel, arch::load_arch(arch_name),
+        shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
+    const std::string kind = timed ? "timing" : "sim";
+    const std::string id = run_id.is_none() ? app::default_run_id(kind, target.spec->name, target.arch.name)
+                                            : run_id.cast<std::string>();
+    if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
+    traces::WriterOptions store;
+    store.wait_seconds = wait;
+    std::optional<kernels::DesignReport> design;
+    if (target.spec->work) design = kernels::design_check(*target.spec, target.arch, std::nullopt, target.shape);
+    std::unique_ptr<app::TimedKernelRun> timed_run;
+    app::FunctionalRun functional;
     if (timed) {
-      a = arch::load_arch(arch_name);
-      timing::Options o;
-      o.cus = cus;
-      o.fast_forward = !full;
-      o.sample = !full;
-      o.sample_only = kernel;
-      model = std::make_unique<timing::CycleModel>(*a, o);
+      app::TimedOptions o;
+      o.seed = seed;
+      o.cus = static_cast<int>(cus_asked);
+      o.coverage = full ? app::Coverage::full : app::Coverage::sampled;
+      timed_run = app::run_timed(target, o);
+    } else {
+      functional = app::run_functional(target, seed);
     }
-    const kernels::EmulatedRun r = kernels::run_emulated(kernel, arch_name, sh, seed, code_objects, [&](emu::Emulator& e) {
-      if (!model) return;
-      model->attach(e);
-      if (e.program().kernel == kernel) program = e.program();  // the timed (last) dispatch's program
-    }, [&] { return !model || !model->result().sampled_xcds; });
-    py::dict d;
-    d["kernel"] = r.kernel;
-    d["arch"] = r.arch;
-    d["shape"] = r.shape;
-    d["seed"] = r.seed;
-    d["pass"] = r.pass;
-    d["max_rel_error"] = r.max_rel_error;
-    d["tolerance"] = r.tolerance;
+    const app::FunctionalRun& r = timed_run ? timed_run->functional : functional;
+    py::dict d = from_json(app::functional_json(target, r, app::lds_vs_design(r.stats, design ? &*design : nullptr)));
     d["tolerance_why"] = r.tolerance_why;
-    d["wave_instructions"] = r.stats.wave_instructions;
-    d["workgroups"] = r.stats.workgroups;
-    d["waves"] = r.stats.waves;
     d["seconds"] = r.seconds;
-    py::list sites;
-    for (const auto& s : r.stats.lds_sites) {
-      py::dict x;
-      x["pc"] = s.pc;
-      x["text"] = s.text;
-      x["instruction"] = s.instruction;
-      x["modelled"] = s.modelled;
-      x["executions"] = s.executions;
-      x["cycles"] = s.cycles;
-      x["conflict_cycles"] = s.conflict_cycles;
-      x["max_ways"] = s.max_ways;
-      sites.append(x);
-    }
-    d["lds_sites"] = sites;
-    py::list races;
-    for (const auto& x : r.stats.lds_races.first) {
-      py::dict y;
-      y["kind"] = x.kind;
-      y["address"] = x.address;
-      y["barriers"] = x.barriers;
-      y["workgroup"] = py::make_tuple(x.workgroup[0], x.workgroup[1], x.workgroup[2]);
-      y["first"] = py::dict(py::arg("wave") = x.first_wave, py::arg("pc") = x.first_pc, py::arg("text") = x.first_text);
-      y["second"] = py::dict(py::arg("wave") = x.second_wave, py::arg("pc") = x.second_pc, py::arg("text") = x.second_text);
-      races.append(y);
-    }
-    d["lds_races"] = py::dict(py::arg("count") = r.stats.lds_races.count, py::arg("first") = races);
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
-    if (model) {
-      d["timing"] = timing_dict(model->result(), *program);
-      if (model->result().sampled_xcds) d["pass"] = py::none();  // the other XCDs' output was never written
+    if (timed_run) {
+      const app::TimedRun& t = timed_run->view;
+      py::dict tm = from_json(app::timing_json(t));
+      add_timing_columns(tm, *t.timing, *t.program);
+      d["timing"] = tm;
+      if (t.timing->sampled_xcds) d["pass"] = py::none();  // the other XCDs' output was never written
+      if (!out.is_none()) app::record_timing(py::str(out).cast<std::string>(), id, t, store);
+    } else if (!out.is_none()) {
+      app::record_functional(py::str(out).cast<std::string>(), id, target, r, store);
     }
+    if (!out.is_none()) d["run_id"] = id;
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,
-     "Run a kernel's code object in the functional emulator against its CPU reference: pass, error, "
-     "wave-instructions, the LDS sites' conflict cycles, the LDS race check ('lds_races': count and the "
-     "first pairs; functional runs only), the output bytes.  timing=True runs it in the "
-     "cycle model (cus: CUs to spread the grid over, 0 for the chip's) and adds 'timing': cycles, "
-     "seconds, limiter, utilisation, stall cycles by reason, counters, per-instruction columns, "
-     "per-wave spans and per-issue records as numpy arrays, hazards and the assumed figures.  "
-     "code_objects: a folder of <arch>/<source>.hsaco to run instead of the build's (a variant).  As in the CLI, "
-     "a timed grid that fills the chip is sampled (XCD 0 simulated, totals scaled; 'pass' then says nothing: "
-     "timing['sampled'] is True); full=True simulates every XCD.");
+     py::arg("out") = py::none(), py::arg("run_id") = py::none(), py::arg("wait") = 60.0,
+     "`tilelab sim` from Python, with the CLI's defaults and keys.  Runs a kernel's code object in the functional "
+     "emulator against its CPU reference and returns what `sim --functional --json` prints (pass, error, "
+     "wave-instructions, 'lds_races', every LDS site, 'lds_vs_design'), plus 'tolerance_why', 'seconds' and the "
+     "output bytes.  shape: the spec's dimensions (default: its smallest example, as the CLI).  arch: a built-in "
+     "name or a .toml file, used by every part of the run.  timing=True runs it in the cycle model (cus: CUs to "
+     "spread the grid over, 0 for the chip's) and adds 'timing': what `sim --timing --json` prints, plus numpy "
+     "columns 'per_instruction', 'wave_spans' and 'issue_events' with 'class_names' and 'reason_names'.  As in the "
+     "CLI, a timed grid that fills the chip is sampled (XCD 0 simulated, totals scaled; 'pass' is then None); "
+     "full=True simulates every workgroup.  code_objects: a folder of <arch>/<source>.hsaco to run instead of "
+     "the build's (a variant).  out='FILE.h5' adds the run to a trace store (run_id default "
+     "'sim-<kernel>-<arch>' or 'timing-<kernel>-<arch>', the same bytes as the CLI's --out; wait: seconds to wait "
+     "for another writer); the dict then says its 'run_id'.");
 }

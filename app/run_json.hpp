@@ -1,0 +1,29 @@
+// The one machine-readable form of each kind of run: what the CLI prints with
+// --json, what the Python module returns (a dict built from it, numpy arrays
+// added for the per-wave and per-issue columns), and the key vocabulary the
+// store's run configurations use.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "app/functional_run.hpp"
+#include "app/json.hpp"
+#include "app/timed_run.hpp"
+
+namespace tilelab::app {
+
+// "0x1c50".
+std::string pc_hex(std::uint64_t pc);
+
+// The LDS race check: count and the first pairs.
+Json races_json(const emu::LdsRaceLog& races);
+// A functional run: the reference check, the run's size, LDS races, every
+// LDS site and the per-kind comparison with the design.
+Json functional_json(const SuiteTarget& target, const FunctionalRun& r, const std::vector<LdsKindRow>& rows);
+// A timed run: time, rate, limiter, utilisation, the chip's traffic, stall
+// cycles by reason, counters, the hottest instructions, hazards, the static
+// bound, the reference check and the assumed figures.
+Json timing_json(const TimedRun& t);
+
+}  // namespace tilelab::app
