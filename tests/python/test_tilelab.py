@@ -225,7 +225,7 @@ def test_sim_times_a_kernel_in_the_cycle_model():
     assert tm["cycles"] > 0 and tm["cus_used"] == 2 and tm["limiter"] in ("MFMA", "VALU", "LDS", "global memory", "latency")
     # Every wave-cycle is issue, a stall or idle.
     assert tm["issue_cycles"] + sum(tm["stall_cycles"].values()) == tm["wave_cycles"]
-    ev, waves = tm["events"], tm["waves"]
+    ev, waves = tm["issue_events"], tm["wave_spans"]
     assert len(ev["issue"]) == r["wave_instructions"] == tm["counters"]["SQ_INSTS"]
     assert len(waves["wave"]) == r["waves"] == 8 and (waves["end"] > waves["start"]).all()
     assert (ev["complete"] >= ev["issue"]).all() and ev["issue"].max() < tm["cycles"]
@@ -233,8 +233,46 @@ def test_sim_times_a_kernel_in_the_cycle_model():
     assert (ev["cls"] == mfma).sum() == tm["counters"]["SQ_INSTS_MFMA"]
     assert tm["hazard_count"] == 0 and any("branch_taken_cycles" in a for a in tm["assumptions"])
     again = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True)["timing"]
-    assert again["cycles"] == tm["cycles"] and (again["events"]["issue"] == ev["issue"]).all()
+    assert again["cycles"] == tm["cycles"] and (again["issue_events"]["issue"] == ev["issue"]).all()
     assert "timing" not in t.sim("gemm_bf16", "gfx950", shape=(128, 128, 64))
+
+
+def same_store(a, b):
+    script = pathlib.Path(__file__).parent.parent / "tools" / "same_store.py"
+    return subprocess.run(["/usr/bin/python3", str(script), str(a), str(b)], capture_output=True, text=True).stdout.strip()
+
+
+def test_sim_records_the_runs_the_cli_records(tmp_path):
+    # One writer under both front ends: the same run stored from Python and
+    # from the CLI holds the same bytes (utc_time aside), functional and timed.
+    for mode, kwargs in (("--functional", {}), ("--timing", {"timing": True})):
+        py_store, cli_store = tmp_path / ("py" + mode + ".h5"), tmp_path / ("cli" + mode + ".h5")
+        r = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, out=str(py_store), **kwargs)
+        assert r["run_id"] == ("timing" if kwargs else "sim") + "-gemm_bf16-gfx950"
+        subprocess.run([os.environ["TILELAB_CLI"], "sim", "gemm_bf16", mode, "--shape", "256,128,128", "--seed", "3",
+                        "--out", str(cli_store), "--quiet"], check=True, capture_output=True)
+        assert same_store(py_store, cli_store) == "same"
+        # the CLI's --json keys, key for key
+        cli = subprocess.run([os.environ["TILELAB_CLI"], "sim", "gemm_bf16", mode, "--shape", "256,128,128", "--seed",
+                              "3", "--json", "--quiet"], check=True, capture_output=True, text=True).stdout
+        import json
+        keys = set(json.loads(cli))
+        assert keys <= set(r["timing"] if kwargs else r)
+    with pytest.raises(ValueError, match="already has a run 'sim-gemm_bf16-gfx950'"):
+        t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), out=str(tmp_path / "py--functional.h5"))
+    info = t.load_run(str(tmp_path / "py--functional.h5"), "sim-gemm_bf16-gfx950")["info"]
+    assert len(info["code_object_sha256"]) == 64 and len(info["arch_file_sha256"]) == 64
+
+
+def test_sim_uses_an_arch_file_everywhere(tmp_path):
+    text = (pathlib.Path(__file__).parent.parent.parent / "sim" / "arch" / "gfx950.toml").read_text()
+    narrow = tmp_path / "banks32.toml"
+    narrow.write_text(text.replace("banks = 64 ", "banks = 32 ", 1))
+    built_in = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3)
+    mine = t.sim("gemm_bf16", str(narrow), shape=(256, 128, 128), seed=3)
+    reads = lambda r: [s["worst_ways"] for s in r["lds_sites"] if s["instruction"] == "ds_read_b128"]
+    assert set(reads(built_in)) == {1} and set(reads(mine)) == {2}
+    assert mine["pass"] and mine["arch"] == "gfx950"
 
 
 def test_sim_samples_a_grid_that_fills_the_chip():
@@ -289,3 +327,31 @@ def test_run_on_the_emulator_and_the_hip_shim(monkeypatch):
     assert len(r["waves"]) == 8 * 4 and [w["simd"] for w in r["waves"][:4]] == [0, 1, 2, 3]
     with pytest.raises(ValueError):
         t.run("rmsnorm_bf16", device="tpu")
+
+
+def test_import_compare_and_export_without_the_cli(tmp_path):
+    data = pathlib.Path(__file__).parent.parent / "data" / "rocprof"
+    profile = tmp_path / "rocprof_out"
+    profile.mkdir()
+    import shutil
+    import sqlite3
+    with sqlite3.connect(profile / "results.db") as db:
+        db.executescript((data / "rocpd_v3.sql").read_text())
+    shutil.copytree(data / "att", profile / "att")
+    store = str(tmp_path / "p.h5")
+    assert t.import_rocprof(str(profile), store, kernel="gemm_bf16", arch="gfx950",
+                            shape="M=256,N=128,K=128") == ["rocprof-10", "rocprof-11"]
+    t.sim("gemm_bf16", shape=(256, 128, 128), timing=True, full=True, out=store, run_id="model")
+    c = t.compare(store, "rocprof-10", "model")
+    # the fixture's thread trace: 2 waves, 2 instructions each of IMMED, SMEM and VALU/MFMA (hand-counted in hw-facts)
+    assert c["a"] == "rocprof-10" and c["waves"]["a"]["waves"] == 2
+    assert {k: r["a"]["instructions"] for k, r in c["rows"].items() if r["a"]["instructions"]} == \
+        {"IMMED": 2, "SMEM": 2, "VALU/MFMA": 2}
+    st = t.export_perfetto(store, ["rocprof-10", "model"], str(tmp_path / "both.json"))
+    assert st["events"] == 6 + len(t.load_run(store, "model")["events"]) and st["group"] == 1
+    with pytest.raises(ValueError, match="by takes class, pc or wave"):
+        t.compare(store, "rocprof-10", "model", by="lane")
+    with pytest.raises(ValueError, match="no run 'nope'"):
+        t.export_perfetto(store, ["nope"], str(tmp_path / "x.json"))
+    assert not (tmp_path / "x.json").exists() and not (tmp_path / "x.json.tmp").exists()
+    assert t.__version__.count(".") == 2

@@ -27,6 +27,24 @@ contains "duplicate run id message" "error: '$tmp/a.h5' already has a run 'sim-g
 run sim rmsnorm_bf16 --functional --arch gfx942
 check "sim rmsnorm exit" 0 "$rc"
 contains "sim rmsnorm smallest shape" "rmsnorm_bf16 on gfx942, rows=7,hidden=8, seed 1" "$out"
+# --arch FILE.toml is the description of every part of the run: the
+# emulator's bank model too (a gfx950 file with 32 banks makes the MFMA
+# operand reads 2-way), and the stored run records the file's SHA-256.
+sed 's/^banks = 64 .*/banks = 32/' "$(dirname "$0")/../../sim/arch/gfx950.toml" > "$tmp/banks32.toml"
+run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --arch "$tmp/banks32.toml" --out "$tmp/arch.h5"
+check "sim arch file exit" 0 "$rc"
+contains "sim arch file reaches the emulator" "ds_read_b128 v[140:143], v107                                16        64     2" "$out"
+check "sim arch file hashes" "$(sha256sum "$tmp/banks32.toml" | cut -c1-64) $(sha256sum "$code_objects/gfx950/gemm_bf16.hsaco" | cut -c1-64)" \
+  "$(/usr/bin/python3 - "$tmp/arch.h5" <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], "r")["runs/sim-gemm_bf16-gfx950"].attrs
+text = lambda v: v.decode() if isinstance(v, bytes) else v
+print(text(a["arch_file_sha256"]), text(a["code_object_sha256"]))
+PY
+)"
+run --version
+version=$(sed -n 's/^project(tilelab VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
+check "version" "yes" "$([[ $out =~ ^tilelab\ $version\ \(git\ ([0-9a-f]{12}|unknown)\)$ ]] && echo yes || echo "no: $out")"
 run sim gemm_bf16 --shape 128,128,64
 check "sim needs --functional" 2 "$rc"
 contains "sim needs --functional message" "say --functional or --timing (or both)" "$err"

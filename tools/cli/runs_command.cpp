@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "app/perfetto_file.hpp"
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "traces/analysis.hpp"
@@ -175,23 +176,13 @@ int run_export(const std::vector<std::string>& args) {
       return store_error(e);
     }
   }
-  std::string out = vm["perfetto"].as<std::string>(), tmp = out + ".tmp";
+  const std::string out = vm["perfetto"].as<std::string>();
   try {
-    traces::Reader r(p[0]);
-    traces::PerfettoStats st;
-    {
-      std::ofstream f(tmp);
-      if (!f) return store_error(std::runtime_error("cannot write '" + out + "'"));
-      st = traces::export_perfetto(r, std::vector<std::string>(p.begin() + 1, p.end()), f,
-                                   vm["max-slices"].as<unsigned long long>());
-      if (!f.flush()) throw std::runtime_error("cannot write '" + out + "'");
-    }
-    std::filesystem::rename(tmp, out);
+    const traces::PerfettoStats st = app::write_perfetto(p[0], std::vector<std::string>(p.begin() + 1, p.end()), out,
+                                                         vm["max-slices"].as<unsigned long long>());
     std::cout << "wrote " << out << ": " << st.slices << " slices for " << st.events << " events"
               << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "") << "\n";
   } catch (const std::exception& e) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
     return store_error(e);
   }
   return kOk;

@@ -2,6 +2,8 @@
 // algebra, architecture descriptions, the LDS bank model, occupancy and the
 // swizzle search, returning plain Python data (tuples, dicts, numpy arrays).
 // Errors arrive as ValueError with the CLI's messages.
+#include <sstream>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -22,6 +24,10 @@
 #include "kernels/device_run.hpp"
 #include "sim/isa/decoder.hpp"
 #include "sim/timing/cycle_model.hpp"
+#include "app/perfetto_file.hpp"
+#include "app/provenance.hpp"
+#include "traces/analysis.hpp"
+#include "traces/rocprof/profile.hpp"
 #include "traces/store.hpp"
 
 namespace py = pybind11;
@@ -302,6 +308,8 @@ PYBIND11_MODULE(_tilelab, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const traces::StoreError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const traces::rocprof::FormatError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const hw::NoDevice& e) {  // no runtime, no GPU: the notebook can catch it and fall back
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const hw::DeviceError& e) {
@@ -488,6 +496,55 @@ PYBIND11_MODULE(_tilelab, m) {
         (void)r.run(id);    // the run's provenance and summary ...
         (void)r.waves(id);  // ... and a table: what load_run reads first
       }, py::arg("path"), py::arg("run_id"), "Checks that a store holds a readable run (ValueError otherwise).");
+
+  // The store's commands (`tilelab import`, `compare`, `export`), so that a
+  // notebook records, imports, compares and exports without the CLI.
+  m.attr("__version__") = app::version();  // CMake's project version, as `tilelab --version`
+
+  m.def("import_rocprof", [](const std::string& path, const std::string& out, const std::string& run_id_prefix,
+                             const std::string& kernel, const std::string& arch_name, const std::string& shape, int cus,
+                             int xccs, double wait) {
+    if (cus < 0 || xccs < 0) throw std::invalid_argument("cus and xccs take positive counts");
+    if (!(wait >= 0)) throw std::invalid_argument("wait must not be negative");
+    const traces::rocprof::Profile profile = traces::rocprof::read_profile(path);  // all of it, before the store is touched
+    traces::rocprof::ImportOptions o;
+    o.id_prefix = run_id_prefix;
+    o.kernel = kernel;
+    o.arch = arch_name;
+    o.shape = shape;
+    o.cus = cus;
+    o.xccs = xccs;
+    o.writer.wait_seconds = wait;
+    return traces::rocprof::import_profile(profile, out, o);
+  }, py::arg("path"), py::arg("out"), py::arg("run_id_prefix") = "rocprof", py::arg("kernel") = "",
+     py::arg("arch") = "", py::arg("shape") = "", py::arg("cus") = 0, py::arg("xccs") = 0, py::arg("wait") = 60.0,
+     "`tilelab import rocprof PATH --out OUT`: what rocprofv3 measured (a folder or one file) into a trace store, "
+     "one run per dispatch, all or nothing.  Returns the run ids.  ValueError with the CLI's message.");
+  m.def("compare", [](const std::string& path, const std::string& run_a, const std::string& run_b, const std::string& by,
+                      bool force) {
+    const traces::CompareBy b = by == "class" ? traces::CompareBy::kClass
+                                : by == "pc"  ? traces::CompareBy::kPc
+                                : by == "wave" ? traces::CompareBy::kWave
+                                               : throw std::invalid_argument("by takes class, pc or wave");
+    const traces::Reader r(path);
+    std::ostringstream json;
+    traces::print_json(traces::compare(r, run_a, run_b, b, force), json);
+    return py::module_::import("json").attr("loads")(json.str());
+  }, py::arg("path"), py::arg("run_a"), py::arg("run_b"), py::arg("by") = "class", py::arg("force") = false,
+     "`tilelab compare FILE A B --json` as Python data: the two runs side by side by instruction class, pc or wave.");
+  m.def("export_perfetto", [](const std::string& path, const std::vector<std::string>& runs, const std::string& out,
+                              std::uint64_t max_slices) {
+    if (runs.empty()) throw std::invalid_argument("runs: name at least one run");
+    const traces::PerfettoStats st = app::write_perfetto(path, runs, out, max_slices);
+    return py::dict(py::arg("events") = st.events, py::arg("slices") = st.slices, py::arg("group") = st.group);
+  }, py::arg("path"), py::arg("runs"), py::arg("out"), py::arg("max_slices") = 2'000'000,
+     "`tilelab export FILE RUN... --perfetto OUT.json`: the runs' timelines for Perfetto, written whole or not at "
+     "all.  Returns events, slices and instructions per slice.");
+  m.def("export_rocprof", [](const std::string& path, const std::vector<std::string>& runs, const std::string& folder) {
+    if (runs.empty()) throw std::invalid_argument("runs: name at least one run");
+    return traces::rocprof::export_runs(traces::Reader(path), runs, folder);
+  }, py::arg("path"), py::arg("runs"), py::arg("folder"),
+     "`tilelab export FILE RUN... --rocprof DIR`: the runs as rocprofv3's CSV files.  Returns the files written.");
 
   m.def("kernels", [] {
     py::list out;

@@ -1,23 +1,25 @@
 """tilelab for notebooks: layout algebra with CuTe's semantics, the LDS bank
 model, occupancy, swizzle search, the kernels' design checks, decoded code
 objects, kernels run in the functional emulator and the cycle model
-(`sim`) or on a device (`run`: HIP, CUDA, the emulator), and the HDF5 trace
-store.
+(`sim`, which records into a store with out=) or on a device (`run`: HIP,
+CUDA, the emulator), and the HDF5 trace store: `runs`, `load_run`,
+`import_rocprof`, `compare`, `export_perfetto`, `export_rocprof`, as the CLI.
 
 Everything returns plain Python data (ints, tuples, dicts, numpy arrays).
 Errors are ValueError with the same messages as the `tilelab` CLI.
 Build with `tools/setup.sh`; put `build/python` on PYTHONPATH (the notebooks
 do it themselves).  Drawing helpers are in `tilelab.draw`.
 """
-from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, check, coalesce, complement,
-                       composition, disasm, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse,
+from ._tilelab import __version__  # noqa: F401  (CMake's project version, as `tilelab --version`)
+from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, check, coalesce, compare, complement,
+                       composition, disasm, export_perfetto, export_rocprof, import_rocprof, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse,
                        logical_divide, logical_product, make_layout_tv, make_ordered_layout, occupancy,
                        raked_product, recast, right_inverse, run, sim, swizzle_search, tile_to_shape, tiled_divide,
                        tiled_product, zipped_divide, zipped_product)
 
 __all__ = [
-    "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "check", "coalesce", "complement",
-    "composition", "disasm", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "load_run",
+    "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "check", "coalesce", "compare", "complement",
+    "composition", "disasm", "export_perfetto", "export_rocprof", "import_rocprof", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "load_run",
     "logical_divide", "logical_product", "make_layout_tv", "make_ordered_layout", "occupancy", "raked_product",
     "recast", "right_inverse", "run", "runs", "sim", "swizzle_search", "tile_to_shape", "tiled_divide", "tiled_product",
     "zipped_divide", "zipped_product",
