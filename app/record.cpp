@@ -10,14 +10,6 @@
 
 namespace tilelab::app {
 
-namespace {
-std::string num(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
-}  // namespace
-
 std::uint64_t add_lds_sites(traces::RunWriter& w, const emu::RunStats& stats) {
   std::uint64_t conflicts = 0;
   for (const auto& s : stats.lds_sites) {
@@ -40,7 +32,7 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
   if (t.arch) set_arch_file(info, *t.arch);
   info.code_object_sha256 = t.code_object_sha256;
   info.backend = "cycle-model";
-  info.device = "cycle model, " + std::to_string(r.cus) + " CUs at " + num(r.clock_mhz) + " MHz";
+  info.device = "cycle model, " + std::to_string(r.cus) + " CUs at " + figure_text(r.clock_mhz) + " MHz";
   info.compiler = kernels::build::kCompiler;
   info.seed = t.seed;
   info.problem_shape = t.shape;

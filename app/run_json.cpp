@@ -11,6 +11,12 @@ std::string pc_hex(std::uint64_t pc) {
   return b;
 }
 
+std::string figure_text(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
 Json races_json(const emu::LdsRaceLog& races) {
   Json first = Json::array();
   for (const emu::LdsRace& x : races.first)

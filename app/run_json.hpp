@@ -15,6 +15,9 @@ namespace tilelab::app {
 
 // "0x1c50".
 std::string pc_hex(std::uint64_t pc);
+// A figure as text with 9 significant digits ("%.9g"): counters and clocks in
+// the text report and the stored device name.
+std::string figure_text(double v);
 
 // The LDS race check: count and the first pairs.
 Json races_json(const emu::LdsRaceLog& races);

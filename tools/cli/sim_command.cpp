@@ -287,7 +287,7 @@ int run_code_object(const po::variables_map& vm) {
 
 int run_sim(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942] [--shape D1,D2,...] [--seed N]\n"
+      "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942|FILE.toml] [--shape D1,D2,...] [--seed N]\n"
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
       "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
       "                  its default shape (as check --summary) on the whole GPU; minutes\n"
@@ -307,6 +307,9 @@ int run_sim(const std::vector<std::string>& args) {
       "one writing (an order only the scheduler decides), named with both\n"
       "instructions.  A kernel that runs as a pass (attention backward) launches its\n"
       "first kernels too; the figures are the named kernel's.\n"
+      "--arch FILE.toml (a description after sim/arch/gfx950.toml) is used by every\n"
+      "part of the run: the emulator's bank model, the design check and the cycle\n"
+      "model; its `name` picks the code object.\n"
       "--out adds the run to an HDF5 trace store (kind sim; run id\n"
       "ID, default sim-<kernel>-<arch>; traces/SCHEMA.md).  --shape gives the spec's\n"
       "dimensions (gemm: M,N,K); without it, the smallest example shape.  --json prints\n"

@@ -9,12 +9,6 @@ namespace tilelab::cli {
 
 namespace {
 
-std::string num(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
-
 // Workgroups on the busiest CU (round robin: the first CUs get one more).
 std::uint64_t groups_per_cu(const timing::TimingResult& r) {
   return r.cus > 0 ? (r.workgroups + static_cast<std::uint64_t>(r.cus) - 1) / static_cast<std::uint64_t>(r.cus) : 0;
@@ -107,7 +101,7 @@ void print_timing_text(const TimedRun& t) {
                 timing::reason_name(app::top_reason(p)));
   }
   std::printf("  counters:");
-  for (const auto& c : r.counters) std::printf(" %s=%s", c.name.c_str(), num(c.value).c_str());
+  for (const auto& c : r.counters) std::printf(" %s=%s", c.name.c_str(), app::figure_text(c.value).c_str());
   std::printf("\n");
   if (r.hazard_count) {
     std::printf("  HAZARDS: %llu MFMA dependency violations (the hardware would read wrong values); the first:\n",
