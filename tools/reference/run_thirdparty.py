@@ -15,7 +15,12 @@ import sys
 import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent / "thirdparty"
+if len(sys.argv) not in (2, 3) or sys.argv[1] in ("-h", "--help"):
+    sys.exit("usage: run_thirdparty.py DIR [BUILD_DIR]  (DIR: the folder of AMD's gfx950 .co files; "
+             "docs/thirdparty-code-objects.md says where they come from)")
 folder = pathlib.Path(sys.argv[1])
+if not folder.is_dir():
+    sys.exit(f"error: {folder}: not a folder of .co files")
 build = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else pathlib.Path(__file__).resolve().parents[2] / "build"
 
 
