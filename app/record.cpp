@@ -91,7 +91,8 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
   for (const auto& c : r.counters) w.add_counter(c.name, c.value);
   // The chip the counters describe, for the derived chip-wide rates.
   w.add_counter("CU_NUM", static_cast<double>(r.cus));
-  w.add_counter("XCC_NUM", 1);  // GRBM_GUI_ACTIVE is the dispatch's cycles, once
+  w.add_counter("XCC_NUM", static_cast<double>(std::max(1, r.xcds)));  // GRBM_GUI_ACTIVE counts once per XCD
+  w.add_counter("cus_used", static_cast<double>(r.cus_used));  // the derived rates divide by these
   w.add_counter("cycles", static_cast<double>(r.cycles));
   w.add_counter("wave_instructions", static_cast<double>(r.wave_instructions));
   w.add_counter("hazards", static_cast<double>(r.hazard_count));

@@ -137,4 +137,50 @@ Json timing_json(const TimedRun& t) {
 }
 
 
+Json stored_run_json(const traces::Reader& r, const std::string& id, bool detail) {
+  const traces::RunView v = r.run(id);
+  const traces::RunInfo& i = v.info;
+  Json j{{"id", i.id},
+         {"kind", i.kind},
+         {"kernel", i.kernel},
+         {"problem_shape", i.problem_shape},
+         {"arch", i.arch},
+         {"device", i.device},
+         {"backend", i.backend},
+         {"utc_time", i.utc_time},
+         {"complete", v.complete}};
+  if (v.summary) {
+    const traces::Summary& s = *v.summary;
+    j["summary"] = Json{{"median_ns", s.median_ns}, {"p10_ns", s.p10_ns},   {"p90_ns", s.p90_ns},
+                        {"min_ns", s.min_ns},       {"iqr_ns", s.iqr_ns},   {"tflops", s.tflops},
+                        {"gbps", s.gbps},           {"max_rel_error", s.max_rel_error},
+                        {"checked", s.checked},     {"correct", s.correct}};
+  } else {
+    j["summary"] = nullptr;
+  }
+  if (!detail) return j;
+  j["config"] = Json::parse(i.config_json.empty() ? "null" : i.config_json, nullptr, false);
+  if (j["config"].is_discarded()) j["config"] = i.config_json;  // kept as text when it is not JSON
+  j["seed"] = i.seed;
+  j["git_revision"] = i.git_revision;
+  j["compiler"] = i.compiler;
+  j["driver"] = i.driver;
+  j["code_object_sha256"] = i.code_object_sha256;
+  j["arch_file_sha256"] = i.arch_file_sha256;
+  j["host"] = i.host;
+  j["time_unit"] = i.time_unit;
+  j["sizes"] = Json{{"repetitions", v.repetitions}, {"waves", v.waves}, {"events", v.events},
+                    {"lds_sites", v.lds_sites},     {"counters", v.counters}, {"pc_stats", v.pc_stats}};
+  Json counters = Json::object();
+  for (const auto& [k, val] : r.counters(id)) counters[k] = val;
+  j["counters"] = counters;
+  Json lds = Json::array();
+  for (const traces::LdsRecord& l : r.lds(id))
+    lds.push_back({{"site", std::string(l.site)}, {"pc", l.pc}, {"instruction", std::string(l.instruction)},
+                   {"phases", l.phases}, {"worst_ways", l.worst_ways}, {"conflict_cycles", l.conflict_cycles},
+                   {"count", l.count}});
+  j["lds"] = lds;
+  return j;
+}
+
 }  // namespace tilelab::app

@@ -10,6 +10,7 @@
 #include "app/functional_run.hpp"
 #include "app/json.hpp"
 #include "app/timed_run.hpp"
+#include "traces/store.hpp"
 
 namespace tilelab::app {
 
@@ -28,5 +29,9 @@ Json functional_json(const SuiteTarget& target, const FunctionalRun& r, const st
 // cycles by reason, counters, the hottest instructions, hazards, the static
 // bound, the reference check and the assumed figures.
 Json timing_json(const TimedRun& t);
+// A stored run as `runs list --json` (one object per run: provenance and
+// summary, keys as traces/SCHEMA.md names the fields) and, with `detail`,
+// as `runs show --json` (table sizes, every counter, the LDS sites).
+Json stored_run_json(const traces::Reader& r, const std::string& id, bool detail);
 
 }  // namespace tilelab::app

@@ -1,4 +1,5 @@
 #include "traces/analysis.hpp"
+#include "traces/text_table.hpp"
 
 #include <functional>
 #include <tuple>
@@ -197,26 +198,25 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
     line("A", c.waves_a, c.a);
     line("B", c.waves_b, c.b);
   }
+  using Align = TextTable::Align;
   if (by == CompareBy::kPc && !c.pc_rows.empty()) {  // the thread trace's per-pc columns, both sides
-    o << "per pc (the thread trace's columns; the pcs that differ most first):\n"
-      << std::left << std::setw(10) << "pc" << std::setw(34) << "instruction" << std::right << std::setw(8) << "hits A"
-      << std::setw(8) << "hits B" << std::setw(11) << "latency A" << std::setw(11) << "latency B" << std::setw(8) << "B/A"
-      << std::setw(9) << "stall A" << std::setw(9) << "stall B" << std::setw(8) << "idle A" << std::setw(8) << "idle B"
-      << "\n";
+    o << "per pc (the thread trace's columns; the pcs that differ most first):\n";
+    TextTable t({{"pc", Align::left}, {"instruction", Align::left}, {"hits A"}, {"hits B"}, {"latency A"}, {"latency B"},
+                 {"B/A"}, {"stall A"}, {"stall B"}, {"idle A"}, {"idle B"}});
     for (const PcRow& row : c.pc_rows) {
       char pc[16];
       std::snprintf(pc, sizeof pc, "0x%x", row.pc);
-      o << std::left << std::setw(10) << pc << std::setw(34) << row.instruction.substr(0, 33) << std::right
-        << std::setw(8) << row.a.hits << std::setw(8) << row.b.hits << std::setw(11) << row.a.latency << std::setw(11)
-        << row.b.latency << std::setw(8) << ratio(static_cast<double>(row.a.latency), static_cast<double>(row.b.latency))
-        << std::setw(9) << row.a.stall << std::setw(9) << row.b.stall << std::setw(8) << row.a.idle << std::setw(8)
-        << row.b.idle << "\n";
+      t.add_row({pc, row.instruction.substr(0, 40), std::to_string(row.a.hits), std::to_string(row.b.hits),
+                 std::to_string(row.a.latency), std::to_string(row.b.latency),
+                 ratio(static_cast<double>(row.a.latency), static_cast<double>(row.b.latency)),
+                 std::to_string(row.a.stall), std::to_string(row.b.stall), std::to_string(row.a.idle),
+                 std::to_string(row.b.idle)});
     }
+    t.print(o);
   }
   const char* key = by == CompareBy::kClass ? "class" : by == CompareBy::kPc ? "pc" : "wave";
-  o << std::left << std::setw(28) << key << std::right << std::setw(12) << "instr A" << std::setw(12) << "instr B"
-    << std::setw(14) << "cycles A" << std::setw(14) << "cycles B" << std::setw(8) << "B/A" << std::setw(12)
-    << "stall A" << std::setw(12) << "stall B" << std::setw(8) << "B/A" << "\n";
+  TextTable t({{key, Align::left}, {"instr A"}, {"instr B"}, {"cycles A"}, {"cycles B"}, {"B/A"}, {"stall A"},
+               {"stall B"}, {"B/A"}});
   // Per pc, the instructions where the runs differ most come first.
   std::vector<std::pair<std::string, std::pair<Totals, Totals>>> rows(c.rows.begin(), c.rows.end());
   if (by == CompareBy::kPc) {
@@ -228,19 +228,23 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
   }
   for (const auto& [k, ab] : rows) {
     const Totals &x = ab.first, &y = ab.second;
-    o << std::left << std::setw(28) << k << std::right << std::setw(12) << x.instructions << std::setw(12)
-      << y.instructions << std::setw(14) << x.cycles << std::setw(14) << y.cycles << std::setw(8)
-      << ratio(static_cast<double>(x.cycles), static_cast<double>(y.cycles)) << std::setw(12) << x.stall
-      << std::setw(12) << y.stall << std::setw(8) << ratio(static_cast<double>(x.stall), static_cast<double>(y.stall))
-      << "\n";
+    t.add_row({k, std::to_string(x.instructions), std::to_string(y.instructions), std::to_string(x.cycles),
+               std::to_string(y.cycles), ratio(static_cast<double>(x.cycles), static_cast<double>(y.cycles)),
+               std::to_string(x.stall), std::to_string(y.stall),
+               ratio(static_cast<double>(x.stall), static_cast<double>(y.stall))});
   }
+  t.print(o);
   o << "LDS conflict cycles: A " << c.lds_conflicts_a << ", B " << c.lds_conflicts_b << "\n";
-  o << std::defaultfloat << std::setprecision(6);
-  for (const auto& [k, v] : c.counters)
-    o << "counter " << k << ": A " << v.first << ", B " << v.second << ", B/A " << ratio(v.first, v.second) << "\n";
-  for (const auto& [x, y] : c.derived)
-    o << "derived " << x.name << ": A " << x.value << ", B " << y.value << ", B/A " << ratio(x.value, y.value) << "  ("
-      << x.formula << ")\n";
+  if (!c.counters.empty()) {
+    TextTable k({{"counter", Align::left}, {"A"}, {"B"}, {"B/A"}});
+    for (const auto& [name, v] : c.counters) k.add_row({name, number(v.first), number(v.second), ratio(v.first, v.second)});
+    k.print(o);
+  }
+  if (!c.derived.empty()) {
+    TextTable d({{"derived", Align::left}, {"A"}, {"B"}, {"B/A"}, {"formula", Align::left}});
+    for (const auto& [x, y] : c.derived) d.add_row({x.name, number(x.value), number(y.value), ratio(x.value, y.value), x.formula});
+    d.print(o);
+  }
 }
 
 void print_json(const Comparison& c, std::ostream& o) {

@@ -30,16 +30,21 @@ std::vector<DerivedMetric> derived_metrics(const std::map<std::string, double>& 
   if (const auto cycles = get("SQ_WAVE_CYCLES"))
     ratio("mean_wave_cycles", "4 x SQ_WAVE_CYCLES / SQ_WAVES", 4 * *cycles, get("SQ_WAVES"));
   // Chip-wide rates need the chip: CU_NUM, and XCC_NUM because GRBM_GUI_ACTIVE
-  // counts once per XCC (max(GUI) = GRBM_GUI_ACTIVE / XCC_NUM).
-  const auto gui = get("GRBM_GUI_ACTIVE"), cus = get("CU_NUM");
+  // counts once per XCC (max(GUI) = GRBM_GUI_ACTIVE / XCC_NUM).  A simulated
+  // run also records cus_used, the CUs that ran work; the rates divide by
+  // those where known (a 16-workgroup grid on 256 CUs is not 6% busy) and
+  // the formula says which.
+  const auto gui = get("GRBM_GUI_ACTIVE"), used = get("cus_used");
+  const auto cus = used && *used > 0 ? used : get("CU_NUM");
+  const char* per = used && *used > 0 ? "cus_used" : "CU_NUM";
   const double xccs = get("XCC_NUM").value_or(1);
   if (gui && cus && *gui > 0 && *cus > 0 && xccs > 0) {
     const double gui_per_xcc = *gui / xccs;
     if (const auto busy = get("SQ_VALU_MFMA_BUSY_CYCLES"))
-      out.push_back({"mfma_utilisation", "SQ_VALU_MFMA_BUSY_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM x 4 x CU_NUM)",
+      out.push_back({"mfma_utilisation", std::string("SQ_VALU_MFMA_BUSY_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM x 4 x ") + per + ")",
                      *busy / (gui_per_xcc * 4 * *cus)});
     if (const auto wave_cycles = get("SQ_WAVE_CYCLES"))
-      out.push_back({"occupancy", "4 x SQ_WAVE_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM) / CU_NUM / 32",
+      out.push_back({"occupancy", std::string("4 x SQ_WAVE_CYCLES / (GRBM_GUI_ACTIVE / XCC_NUM) / ") + per + " / 32",
                      4 * *wave_cycles / gui_per_xcc / *cus / 32});
   }
   return out;

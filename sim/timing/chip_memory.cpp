@@ -66,7 +66,7 @@ LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
     if (set[w].line == line) {
       set[w].last_use = clock_;
       set[w].dirty = set[w].dirty || dirty;
-      return {true, false, 0};
+      return {true, false, 0, set[w].fill_asked, set[w].fill_ready, static_cast<std::size_t>(&set[w] - lines_.data())};
     }
     if (set[w].last_use < victim->last_use) victim = &set[w];
   }
@@ -76,7 +76,20 @@ LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
   victim->line = line;
   victim->last_use = clock_;
   victim->dirty = dirty;
+  victim->fill_asked = victim->fill_ready = 0;
+  o.way = static_cast<std::size_t>(victim - lines_.data());
   return o;
+}
+
+void LineCache::fill(const Outcome& o, std::uint64_t asked, std::uint64_t ready) {
+  lines_[o.way].fill_asked = asked;
+  lines_[o.way].fill_ready = ready;
+}
+
+std::uint64_t merged_with_fill(const LineCache::Outcome& o, std::uint64_t cycle, std::uint64_t served) {
+  const std::uint64_t early = o.fill_asked > cycle ? o.fill_asked - cycle : 0;
+  const std::uint64_t ready = o.fill_ready > early ? o.fill_ready - early : 0;
+  return std::max(served, ready);
 }
 
 void LineCache::invalidate(std::uint64_t line) {
@@ -157,14 +170,17 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
   t = std::max(t, mall_channels_[channel % mall_channels_.size()].reserve(cycle, line_bytes_));
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
   ++c.ea_read_requests;
-  if (mall_.access(line, false).hit) {
+  const LineCache::Outcome o = mall_.access(line, false);
+  if (o.hit) {
     ++c.mall_hits;
-    return t + static_cast<std::uint64_t>(m_.mall_latency - l1_latency_);
+    return merged_with_fill(o, cycle, t + static_cast<std::uint64_t>(m_.mall_latency - l1_latency_));
   }
   ++c.mall_misses;
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   t = std::max(t, hbm_of(line).reserve(cycle, line_bytes_));
-  return t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
+  const std::uint64_t ready = t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
+  mall_.fill(o, cycle, ready);
+  return ready;
 }
 
 // A dirty line leaving an L2: to HBM through the link; the MALL's copy, now stale, is dropped.
@@ -196,7 +212,10 @@ std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t li
   }
   ++c.l2_reads;
   const std::uint64_t delivered = x.read[channel].reserve(cycle, bytes) + static_cast<std::uint64_t>(to_l2);
-  return o.hit ? delivered : std::max(delivered, from_memory(xcd, cycle, line));
+  if (o.hit) return merged_with_fill(o, cycle, delivered);
+  const std::uint64_t ready = std::max(delivered, from_memory(xcd, cycle, line));
+  x.l2.fill(o, cycle, ready);
+  return ready;
 }
 
 std::uint64_t ChipMemory::l2_lines() const {

@@ -40,7 +40,10 @@ class BandwidthCalendar {
 };
 
 // A set-associative, LRU, write-back cache of lines (tags only: the values
-// live in the emulator's memory).
+// live in the emulator's memory).  A line also keeps when its fill was asked
+// for and when its data arrives, so that a request for a line still on its
+// way waits for that fill (it is merged into the miss, as a cache's miss
+// status registers do) instead of being served at the hit latency.
 class LineCache {
  public:
   LineCache(long long bytes, int line_bytes, int ways);
@@ -48,9 +51,15 @@ class LineCache {
     bool hit = false;
     bool evicted_dirty = false;
     std::uint64_t victim = 0;  // the dirty line written back (when evicted_dirty)
+    // On a hit: the cycle its fill was asked for and the cycle its data
+    // arrives (both 0 for a line that never waited on a fill).
+    std::uint64_t fill_asked = 0, fill_ready = 0;
+    std::size_t way = 0;  // where the line now is (for fill())
   };
   // Looks `line` up; on a miss allocates it (LRU victim).  `dirty` marks it written.
   Outcome access(std::uint64_t line, bool dirty);
+  // Records the fill of the line `o` allocated: asked for at `asked`, its data there at `ready`.
+  void fill(const Outcome& o, std::uint64_t asked, std::uint64_t ready);
   // Drops `line` if present (its data is stale).
   void invalidate(std::uint64_t line);
   // Every dirty line, in set order; they are clean afterwards.
@@ -61,6 +70,7 @@ class LineCache {
  private:
   struct Way {
     std::uint64_t line = ~0ull, last_use = 0;
+    std::uint64_t fill_asked = 0, fill_ready = 0;
     bool dirty = false;
   };
   std::size_t set_of(std::uint64_t line) const;
@@ -69,6 +79,13 @@ class LineCache {
   std::vector<Way> lines_;
   std::uint64_t clock_ = 0;
 };
+
+// The cycle a request made at `cycle` that hit the line of `o` has its data:
+// `served` (the cache's own hit time) or, while the line's fill is still on
+// its way, that fill's arrival.  A request asked before the fill it finds
+// (requests reach the chip up to a quantum out of time order) waits as long
+// after its own cycle as the fill does after its own.
+std::uint64_t merged_with_fill(const LineCache::Outcome& o, std::uint64_t cycle, std::uint64_t served);
 
 // Traffic per level, in AMD's counter terms (TCC = L2, EA = its requests to memory).
 struct ChipCounters {

@@ -662,6 +662,9 @@ void scale_totals(TimingResult& r, double counts, double busy) {
   for (std::uint64_t& x : r.stall_cycles) x = stretched(x);
 }
 
+// GRBM_GUI_ACTIVE: the dispatch's cycles once per XCD (hw-facts: one per XCC).
+double gui_active(const TimingResult& r) { return static_cast<double>(r.cycles) * std::max(1, r.xcds); }
+
 // The kernel's end after the last wave: the release writes the dirty L2 lines
 // back (ChipMemory::write_back_at_end).  Added after the scaling: it happens
 // once per XCD, not per workgroup, so a sampled run counts it `xcds` times.
@@ -681,7 +684,7 @@ void add_end_write_back(TimingResult& r, ChipMemory& chip, double xcds, int line
   r.chip.hbm_bytes += bytes;
   r.hbm_bytes += bytes;
   for (Counter& k : r.counters) {
-    if (k.name == "GRBM_GUI_ACTIVE") k.value = static_cast<double>(r.cycles);
+    if (k.name == "GRBM_GUI_ACTIVE") k.value = gui_active(r);
     if (k.name == "TCC_WRITEBACK" || k.name == "TCC_EA0_WRREQ") k.value += static_cast<double>(chip_lines);
     if (k.name == "HBM_BYTES") k.value += static_cast<double>(bytes);
   }
@@ -922,7 +925,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     }
   }
   auto add = [&](const char* name, const char* unit, double v) { r.counters.push_back({name, unit, v}); };
-  add("GRBM_GUI_ACTIVE", "cycles", static_cast<double>(r.cycles));
+  add("GRBM_GUI_ACTIVE", "cycles (summed over XCDs, as the hardware counts it)", gui_active(r));
   add("SQ_WAVES", "waves", static_cast<double>(r.waves));
   add("SQ_INSTS", "instructions", static_cast<double>(all));
   add("SQ_INSTS_VALU", "instructions (MFMA included)", static_cast<double>(valu));

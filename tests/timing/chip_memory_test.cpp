@@ -88,6 +88,50 @@ TEST(ChipMemory, LatenciesOfEachLevel) {
   EXPECT_EQ(chip.per_xcd()[3].l2_misses, 1u);
 }
 
+// A request for a line whose fill is still on its way waits for that fill
+// (merged into the miss) instead of being served at the hit latency; the
+// L2 and the MALL both.  Line 1000 from XCD 0 at cycle 0 misses everywhere:
+// its data is at the L1 at 2 + hbm_latency - l1 (LatenciesOfEachLevel).
+TEST(ChipMemory, AHitOnALineInFlightWaitsForItsFill) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const arch::MemorySystem& m = a.memory;
+  const int l1 = a.timing.l1_latency;
+  const std::uint64_t fill = static_cast<std::uint64_t>(2 + m.hbm_latency - l1);
+  ChipMemory chip(a, 8);
+  EXPECT_EQ(chip.request(0, 0, 1000, 128, false), fill);
+  // XCD 0 again at cycle 10: an L2 hit (counted as one), served at
+  // 10 + 1 + l2_latency - l1 = 291 but the data is not there before `fill`.
+  EXPECT_EQ(chip.request(0, 10, 1000, 128, false), fill);
+  // XCD 3 at cycle 20: its L2 misses, the MALL has the line's tag but not yet
+  // its data: 20 + 2 + mall_latency - l1 = 425 < fill, so it too waits for the fill.
+  EXPECT_EQ(chip.request(3, 20, 1000, 128, false), fill);
+  // Long after the fill, hits are served at their own latency again.
+  EXPECT_EQ(chip.request(0, 5000, 1000, 128, false) + l1, static_cast<std::uint64_t>(5000 + 1 + m.l2_latency));
+  const timing::ChipCounters& c = chip.counters();
+  EXPECT_EQ(c.l2_hits, 2u);
+  EXPECT_EQ(c.mall_hits, 1u);
+  EXPECT_EQ(c.hbm_bytes, 128u);
+}
+
+// Requests arrive up to a quantum out of time order: one made 40 clocks
+// before the miss it finds in flight waits as long after its own cycle as the
+// miss does (it would have been the miss in time order).
+TEST(ChipMemory, AnEarlierRequestFindingAFillWaitsAsLongAsIt) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const std::uint64_t fill = static_cast<std::uint64_t>(2 + a.memory.hbm_latency - a.timing.l1_latency);
+  ChipMemory chip(a, 1);
+  EXPECT_EQ(chip.request(0, 100, 1000, 128, false), 100 + fill);
+  EXPECT_EQ(chip.request(0, 60, 1000, 128, false), 60 + fill);
+  // The rule by itself: served at 300, fill asked at 100 and there at 900.
+  LineCache::Outcome o;
+  o.hit = true, o.fill_asked = 100, o.fill_ready = 900;
+  EXPECT_EQ(timing::merged_with_fill(o, 150, 300), 900u);  // asked after the fill: waits for it
+  EXPECT_EQ(timing::merged_with_fill(o, 40, 300), 840u);   // asked 60 before: 60 less
+  EXPECT_EQ(timing::merged_with_fill(o, 150, 950), 950u);  // served after the fill anyway
+  o.fill_asked = o.fill_ready = 0;                         // a line that never waited (a store's)
+  EXPECT_EQ(timing::merged_with_fill(o, 150, 300), 300u);
+}
+
 // Stores allocate dirty lines without a fill; only their eviction writes to
 // HBM.  4 MB / 128 B = 32768 lines fit; writing 2x that evicts the first half.
 TEST(ChipMemory, WriteBackTrafficIsTheEvictedDirtyLines) {

@@ -16,6 +16,15 @@ run runs show "$tmp/t.h5" hw-0
 contains "runs show provenance" "arch gfx950, device AMD Instinct MI355X, backend hip" "$out"
 contains "runs show sizes" "5 repetitions, 8 waves, 800 events, 1 LDS sites, 3 counters" "$out"
 contains "runs show counter" "counter GRBM_GUI_ACTIVE = 12345" "$out"
+run runs list "$tmp/t.h5" --json
+check "runs list --json" "sim-0 sim 1000.0 True|hw-0 hw 1500.0 True" "$(echo "$out" | /usr/bin/python3 -c '
+import json, sys
+print("|".join("%s %s %s %s" % (r["id"], r["kind"], r["summary"]["median_ns"], r["summary"]["correct"]) for r in json.load(sys.stdin)))')"
+run runs show "$tmp/t.h5" hw-0 --json
+check "runs show --json" "AMD Instinct MI355X 12345.0 1 5" "$(echo "$out" | /usr/bin/python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(r["device"], r["counters"]["GRBM_GUI_ACTIVE"], len(r["lds"]), r["sizes"]["repetitions"])')"
 run runs show "$tmp/t.h5" nope
 check "runs show missing exit" 1 "$rc"
 check "runs show missing" "error: no run 'nope' in '$tmp/t.h5' (runs: sim-0, hw-0)" "$err"
@@ -44,6 +53,11 @@ check "unreadable run exit" 1 "$rc"
 contains "missing run named" "sim-0  unreadable: run 'sim-0' of '$tmp/renamed.h5' is stored in '$tmp/m.h5.runs/sim-0.h5', which is missing" "$out"
 contains "good run still listed" "hw-0  hw  gemm_bf16" "$out"
 check "unreadable count" "error: 1 run(s) of '$tmp/renamed.h5' could not be read" "$err"
+run runs list "$tmp/renamed.h5" --json
+check "unreadable run exit (json)" 1 "$rc"
+check "unreadable run in the JSON" "sim-0 True|hw-0 False" "$(echo "$out" | /usr/bin/python3 -c '
+import json, sys
+print("|".join("%s %s" % (r["id"], "error" in r) for r in json.load(sys.stdin)))')"
 run runs list "$tmp/m.h5"
 check "damaged run exit" 1 "$rc"
 check "both runs have a line" 2 "$(echo "$out" | wc -l | tr -d ' ')"
@@ -51,7 +65,8 @@ contains "damaged run named" "hw-0  unreadable: " "$out"
 
 run compare "$tmp/t.h5" sim-0 hw-0
 contains "compare ratio" "median time: A 1000 ns, B 1500 ns, B/A 1.500" "$out"
-contains "compare VALU" "VALU                                 200         200           800          1600    2.00" "$out"
+contains "compare VALU" "VALU       200      200       800      1600  2.00      144      144  1.00" "$out"
+contains "compare counter" "SQ_LDS_BANK_CONFLICT  12  0  0.00" "$out"
 contains "compare lds" "LDS conflict cycles: A 12, B 0" "$out"
 run compare "$tmp/t.h5" sim-0 hw-0 --json --by wave
 contains "compare json" '"time_ratio":1.5' "$out"

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/perfetto_file.hpp"
+#include "app/run_json.hpp"
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "traces/analysis.hpp"
@@ -29,15 +30,20 @@ std::string summary_of(const traces::RunView& v) {
 
 }  // namespace
 
-int run_runs(const std::vector<std::string>& args) {
+int run_runs(const std::vector<std::string>& all_args) {
   const char* help =
-      "usage: tilelab runs list FILE\n"
-      "       tilelab runs show FILE RUN\n\n"
+      "usage: tilelab runs list FILE [--json]\n"
+      "       tilelab runs show FILE RUN [--json]\n\n"
       "list: one line per run: id, kind, kernel, arch/device, UTC time, summary;\n"
       "      a run that cannot be read (its file missing or damaged) gets a line saying\n"
       "      why, the others are listed all the same, and the exit status is 1.\n"
       "show: a run's provenance, summary, table sizes, counters and LDS sites.\n"
+      "--json: the same as JSON (list: an array, an unreadable run as {\"id\", \"error\"};\n"
+      "      show: one object), keys as traces/SCHEMA.md names the fields.\n"
       "The file is opened read-only (traces/SCHEMA.md describes it).\n";
+  std::vector<std::string> args;
+  bool json = false;
+  for (const std::string& a : all_args) (a == "--json" ? json = true : (args.push_back(a), false));
   if (args.empty()) return usage_error("runs", "runs needs list or show");
   if (args[0] == "--help" || args[0] == "-h") {
     std::cout << help;
@@ -47,21 +53,32 @@ int run_runs(const std::vector<std::string>& args) {
     if (args[0] == "list" && args.size() == 2) {
       traces::Reader r(args[1]);
       int unreadable = 0;
+      Json list = Json::array();
       for (const std::string& id : r.run_ids()) {
         try {
+          if (json) {
+            list.push_back(app::stored_run_json(r, id, false));
+            continue;
+          }
           traces::RunView v = r.run(id);
           std::cout << id << "  " << v.info.kind << "  " << v.info.kernel << "  " << v.info.arch << "/" << v.info.device
                     << "  " << v.info.utc_time << "  " << summary_of(v) << "\n";
         } catch (const traces::StoreError& e) {  // one bad run hides none of the others
-          std::cout << id << "  unreadable: " << e.what() << "\n";
+          if (json) list.push_back(Json{{"id", id}, {"error", e.what()}});
+          else std::cout << id << "  unreadable: " << e.what() << "\n";
           ++unreadable;
         }
       }
+      if (json) std::cout << list.dump(2) << "\n";
       if (unreadable) std::cerr << "error: " << unreadable << " run(s) of '" << args[1] << "' could not be read\n";
       return unreadable ? kFailed : kOk;
     }
     if (args[0] == "show" && args.size() == 3) {
       traces::Reader r(args[1]);
+      if (json) {
+        std::cout << app::stored_run_json(r, args[2], true).dump(2) << "\n";
+        return kOk;
+      }
       traces::RunView v = r.run(args[2]);
       const traces::RunInfo& i = v.info;
       std::cout << "run " << i.id << (v.complete ? "" : " [incomplete]") << "\n"

@@ -235,6 +235,32 @@ void add_trace(RunWriter& w, const ThreadTrace& t) {
 
 }  // namespace
 
+FileKind file_kind(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) return FileKind::rocpd;
+  if (head.compare(0, 3, "\xEF\xBB\xBF") == 0) head.erase(0, 3);  // a UTF-8 byte-order mark
+  const std::size_t end = head.find_first_of("\r\n");
+  if (end == std::string::npos && head.size() == 64 * 1024) return FileKind::other;  // no header line
+  std::set<std::string> columns;
+  std::string field;
+  for (char c : head.substr(0, end)) {  // the header's names: rocprofv3 quotes them, never with commas inside
+    if (c == ',') columns.insert(field), field.clear();
+    else if (c != '"') field += c;
+  }
+  columns.insert(field);
+  auto has = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (!columns.count(n)) return false;
+    return true;
+  };
+  if (has({"Kind", "Kernel_Name", "Grid_Size_X"})) return FileKind::kernel_trace;
+  if (has({"Counter_Name", "Counter_Value"})) return FileKind::counter_collection;
+  return FileKind::other;
+}
+
 Profile read_kernel_trace(const std::string& path) {
   const CsvTable t = read_csv(path);
   const std::size_t kind = t.column("Kind"), lds = t.column("LDS_Block_Size"), scratch = t.column("Scratch_Size"), vgpr = t.column("VGPR_Count"),
@@ -404,22 +430,28 @@ Profile read_profile(const std::string& path) {
     return p;
   }
   if (!fs::is_directory(path, ec)) {
-    if (ends_with(path, ".db")) return read_rocpd(path);
-    if (ends_with(path, "counter_collection.csv")) {
-      Profile p;
-      add_counter_collection(p, path);
-      return p;
+    switch (file_kind(path)) {
+      case FileKind::rocpd: return read_rocpd(path);
+      case FileKind::counter_collection: {
+        Profile p;
+        add_counter_collection(p, path);
+        return p;
+      }
+      case FileKind::kernel_trace: return read_kernel_trace(path);
+      case FileKind::other: break;
     }
-    if (ends_with(path, "kernel_trace.csv")) return read_kernel_trace(path);
-    throw FormatError(path + ": not a file tilelab imports (*kernel_trace.csv, *counter_collection.csv, *.db)");
+    throw FormatError(path + ": not a rocprofv3 kernel trace, counter collection or rocpd database (line 1 has "
+                             "neither Kind, Kernel_Name and Grid_Size_X nor Counter_Name and Counter_Value, and it is not SQLite)");
   }
   std::vector<std::string> traces, counters, dbs;
   for (const TreeEntry& e : list_tree(path)) {
     if (!e.regular_file) continue;
-    const std::string& f = e.path;
-    if (ends_with(f, "kernel_trace.csv")) traces.push_back(f);
-    else if (ends_with(f, "counter_collection.csv")) counters.push_back(f);
-    else if (ends_with(f, ".db")) dbs.push_back(f);
+    switch (file_kind(e.path)) {
+      case FileKind::kernel_trace: traces.push_back(e.path); break;
+      case FileKind::counter_collection: counters.push_back(e.path); break;
+      case FileKind::rocpd: dbs.push_back(e.path); break;
+      case FileKind::other: break;
+    }
   }
   std::sort(traces.begin(), traces.end());
   std::sort(counters.begin(), counters.end());

@@ -45,6 +45,14 @@ struct Profile {
 };
 
 // kernel_trace.csv (22 columns).
+// What a profiler file holds, from its content, whatever its name: a rocpd
+// database (SQLite's header), a kernel trace (a CSV header with Kind,
+// Kernel_Name and Grid_Size_X) or a counter collection (Counter_Name and
+// Counter_Value); `other` for anything else (memory-copy traces, thread-trace
+// statistics, binaries).  Reads at most the first 64 KiB.
+enum class FileKind { kernel_trace, counter_collection, rocpd, other };
+FileKind file_kind(const std::string& path);
+
 Profile read_kernel_trace(const std::string& path);
 // counter_collection.csv (19 columns, one row per dispatch and counter):
 // the counters join the dispatch of the same Dispatch_Id; a dispatch the
