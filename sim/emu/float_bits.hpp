@@ -85,6 +85,28 @@ inline float decode_e8m0(std::uint32_t code) {
   return code == 255 ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, static_cast<int>(code) - 127);
 }
 
+// f32 to OCP E4M3 (E4M3FN: bias 7, max 448, S.1111.111 NaN, no infinity),
+// round to nearest even, subnormals kept, the sign of zero kept.  `overflow`
+// is set (and 0 returned) for a NaN, an infinity or a magnitude that rounds
+// beyond 448 (above 464; 464 itself ties to 448, the even code): what the
+// hardware gives for those without clamp is not settled from a public source.
+inline std::uint8_t encode_e4m3_rne(float x, bool& overflow) {
+  overflow = false;
+  const std::uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  const float a = std::fabs(x);
+  if (!std::isfinite(a)) return overflow = true, 0;
+  if (a == 0) return sign;
+  int e = std::ilogb(a);
+  if (e < -6) {  // subnormal: multiples of 2^-9 (a 2^-9 * 8 result is the smallest normal, code 8)
+    return static_cast<std::uint8_t>(sign | static_cast<std::uint32_t>(std::rint(std::ldexp(a, 9))));
+  }
+  std::uint32_t q = static_cast<std::uint32_t>(std::rint(std::ldexp(a, 3 - e)));  // 8..16, exact scaling
+  if (q == 16) q = 8, ++e;
+  const int field = e + 7;
+  if (field > 15 || (field == 15 && q == 15)) return overflow = true, 0;
+  return static_cast<std::uint8_t>(sign | static_cast<std::uint32_t>(field) << 3 | (q - 8));
+}
+
 // gfx942's FP8 (the FNUZ variants): one NaN code 0x80, no infinities, no -0;
 // E4M3FNUZ has bias 8 (max 240), E5M2FNUZ bias 16 (max 57344).
 inline float decode_fp8_fnuz(bool e5m2, std::uint32_t code) {

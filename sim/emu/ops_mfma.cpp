@@ -124,6 +124,49 @@ void mfma(Wave& w, const Op& op, Env& env) {
   }
 }
 
+// ---- v_mfma_i32_16x16x32_i8 ----
+// The dense layout of mfma() above with signed 8-bit elements and 32-bit
+// integer sums ([M] AMD's matrix instruction calculator for CDNA3, as
+// reported: A and B row = lane % 16, k = 8 * (lane / 16) + byte, 2 VGPRs;
+// C/D row = 4 * (lane / 16) + register, column = lane % 16; [O] ISA §7.1.4's
+// dense rule gives the same).  Sums wrap modulo 2^32 ([I]: no source says
+// whether the accumulation saturates; no K the suite or AMD's kernels use
+// comes near it: 127 x 127 x 65536 < 2^31).
+template <int R, int K>
+void mfma_i8(Wave& w, const Op& op, Env&) {
+  constexpr int G = 64 / R, P = K / G;
+  const Modifiers& m = op.t.mods;
+  if (m.cbsz || m.abid || m.blgp)
+    throw EmuError("MFMA broadcast modifiers (cbsz/abid/blgp) are not implemented");
+  std::int32_t at[K][R], b[K][R];
+  std::int64_t acc[R][R];
+  const Operand &A = O(op, 1), &B = O(op, 2), &C = O(op, 3), &D = O(op, 0);
+  for (int p = 0; p < P; ++p) {
+    const u32 *ra = vector_reg(w, A, p / 4), *rb = vector_reg(w, B, p / 4);
+    for (int g = 0; g < G; ++g)
+      for (int x = 0; x < R; ++x) {
+        at[P * g + p][x] = static_cast<std::int8_t>(ra[R * g + x] >> (8 * (p % 4)));
+        b[P * g + p][x] = static_cast<std::int8_t>(rb[R * g + x] >> (8 * (p % 4)));
+      }
+  }
+  constexpr int Regs = R * R / kLanes;
+  for (int r = 0; r < Regs; ++r) {
+    const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
+    const u32 cval = C.loc == Loc::Const ? C.bits32() : 0;
+    for (int g = 0; g < G; ++g)
+      for (int j = 0; j < R; ++j)
+        acc[4 * G * (r / 4) + 4 * g + r % 4][j] = static_cast<std::int32_t>(c ? c[R * g + j] : cval);
+  }
+  for (int i = 0; i < R; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < R; ++j) acc[i][j] += static_cast<std::int64_t>(at[k][i]) * b[k][j];
+  for (int r = 0; r < Regs; ++r) {
+    u32* d = vector_reg(w, D, r);
+    for (int g = 0; g < G; ++g)
+      for (int j = 0; j < R; ++j) d[R * g + j] = static_cast<u32>(acc[4 * G * (r / 4) + 4 * g + r % 4][j]);
+  }
+}
+
 // ---- v_mfma{,_scale}_f32_16x16x128_f8f6f4 and _32x32x64_f8f6f4 (gfx950) ----
 // Layouts (arch-facts; CDNA4 ISA §7.1.4, §7.1.5.1), for R = 16 or 32 rows and
 // K = 2048 / R: one operand (A or B) of R rows x K into t[k][row].  Lane l
@@ -240,6 +283,7 @@ void add_mfma_ops(HandlerTable& t) {
   t["v_mfma_f32_32x32x16_fp8_bf8"] = mfma<32, 16, E::fp8, E::bf8>;
   t["v_mfma_f32_32x32x16_bf8_fp8"] = mfma<32, 16, E::bf8, E::fp8>;
   t["v_mfma_f32_32x32x16_bf8_bf8"] = mfma<32, 16, E::bf8, E::bf8>;
+  t["v_mfma_i32_16x16x32_i8"] = mfma_i8<16, 32>;
   t["v_mfma_scale_f32_16x16x128_f8f6f4"] = mfma_f8f6f4<16, true>;
   t["v_mfma_f32_16x16x128_f8f6f4"] = mfma_f8f6f4<16, false>;  // gfx950, unscaled
   t["v_mfma_scale_f32_32x32x64_f8f6f4"] = mfma_f8f6f4<32, true>;

@@ -636,6 +636,32 @@ void add_vector_ops(HandlerTable& t) {
     }
     store(w, op, r);
   };
+  // Two f32 into two OCP E4M3 bytes (gfx950; [M] MLIR's AMDGPU chipset rules:
+  // the same mnemonic is FNUZ on gfx942 and OCP from gfx950 on), S0 in the low
+  // byte and S1 in the high byte of the word op_sel's destination bit picks;
+  // the other word keeps its value.  Round to nearest even ([O] ISA).  A NaN,
+  // an infinity or an overflow, and the clamp form, stop the run: their
+  // results are not settled from a public source.
+  t["v_cvt_pk_fp8_f32"] = [](Wave& w, const Op& op, Env& e) {
+    if (!e.ocp_fp8) throw EmuError("v_cvt_pk_fp8_f32 on gfx942 converts to E4M3FNUZ, which is not emulated");
+    if (op.t.mods.clamp) throw EmuError("v_cvt_pk_fp8_f32 with clamp: its saturation is not settled from a public source");
+    u32 t0[kLanes], t1[kLanes];
+    const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1);
+    const bool high = op.t.mods.op_sel[2] || op.t.mods.op_sel[3];
+    u32* d = vector_reg(w, O(op, 0));
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      const float x = in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32);
+      const float y = in_f32(b[l], O(op, 2).abs, O(op, 2).neg, e.denorm_mode_32);
+      bool over_x = false, over_y = false;
+      const u32 word = encode_e4m3_rne(x, over_x) | static_cast<u32>(encode_e4m3_rne(y, over_y)) << 8;
+      if (over_x || over_y)
+        throw EmuError("v_cvt_pk_fp8_f32: lane " + std::to_string(l) + " converts " + std::to_string(over_x ? x : y) +
+                       ", beyond E4M3's 448 (or not finite), without clamp: the hardware's result for it is not settled "
+                       "from a public source");
+      d[l] = high ? (d[l] & 0xffffu) | word << 16 : (d[l] & 0xffff0000u) | word;
+    }
+  };
   // bf16 to f32 (gfx950): the half op_sel[0] picks (low by default) into the high bits, exact.
   t["v_cvt_f32_bf16"] = [](Wave& w, const Op& op, Env&) {
     u32 t0[kLanes], r[kLanes];

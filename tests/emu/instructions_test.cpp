@@ -742,6 +742,68 @@ TEST(EmuInstructions, SetvskipSkipsVectorInstructions) {
   EXPECT_EQ(s.wave().vgpr(2)[0], 7u);
 }
 
+// f32 to OCP E4M3, round to nearest even: every finite code comes back from
+// its own value; hand-picked ties go to the even code; 20,000 random values
+// within range agree with kernels/common/mx_formats' independent encoder; the
+// values the hardware's result is not settled for are reported, not guessed.
+TEST(EmuInstructions, E4M3EncodingRoundsToNearestEven) {
+  bool over = false;
+  for (unsigned c = 0; c < 256; ++c) {
+    const float v = emu::decode_f8f6f4(0, c);
+    if (std::isnan(v)) continue;
+    ASSERT_EQ(emu::encode_e4m3_rne(v, over), c) << v;
+    ASSERT_FALSE(over);
+  }
+  EXPECT_EQ(emu::encode_e4m3_rne(1.0f, over), 0x38u);          // 2^0: exponent field 7
+  EXPECT_EQ(emu::encode_e4m3_rne(1.0625f, over), 0x38u);       // halfway 1 / 1.125: to the even 1.0
+  EXPECT_EQ(emu::encode_e4m3_rne(1.1875f, over), 0x3au);       // halfway 1.125 / 1.25: to the even 1.25
+  EXPECT_EQ(emu::encode_e4m3_rne(464.0f, over), 0x7eu);        // halfway 448 / (480): to the even 448
+  EXPECT_FALSE(over);
+  EXPECT_EQ(emu::encode_e4m3_rne(0.0009765625f, over), 0x00u); // 2^-10, halfway 0 / 2^-9: to 0
+  EXPECT_EQ(emu::encode_e4m3_rne(0.0029296875f, over), 0x02u); // 1.5 x 2^-9: to the even 2 x 2^-9
+  EXPECT_EQ(emu::encode_e4m3_rne(-0.0f, over), 0x80u);
+  EXPECT_EQ(emu::encode_e4m3_rne(-2.0f, over), 0xc0u);
+  for (float bad : {464.5f, -1000.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    emu::encode_e4m3_rne(bad, over);
+    EXPECT_TRUE(over) << bad;
+  }
+  std::mt19937 rng(26);
+  std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+  std::uniform_int_distribution<int> ex(-14, 8);
+  for (int i = 0; i < 20000; ++i) {
+    float x = std::ldexp(mant(rng), ex(rng)) * (rng() % 2 ? -1.0f : 1.0f);
+    if (std::fabs(x) > 464) continue;
+    ASSERT_EQ(emu::encode_e4m3_rne(x, over), kernels::encode(kernels::MxElement::E4M3, x)) << x;
+  }
+}
+
+// v_cvt_pk_fp8_f32 on gfx950: S0 to the low byte, S1 to the high byte of the
+// word op_sel picks; the other word is kept.  By hand: 1.0 = 0x38, -2.0 =
+// 0xc0, 448 = 0x7e, 2^-9 = 0x01.
+TEST(EmuInstructions, PackedFp8Conversion) {
+  Snippet s("v_cvt_pk_fp8_f32 v2, v0, v1\nv_cvt_pk_fp8_f32 v3, v0, v1 op_sel:[0,0,1]");
+  emu::Wave& w = s.wave();
+  for (int l = 0; l < 64; ++l) {
+    w.vgpr(0)[l] = bits(l % 2 ? 448.0f : 1.0f), w.vgpr(1)[l] = bits(l % 2 ? 0.001953125f : -2.0f);
+    w.vgpr(2)[l] = 0xaaaabbbbu, w.vgpr(3)[l] = 0xaaaabbbbu;
+  }
+  s.run();
+  EXPECT_EQ(w.vgpr(2)[0], 0xaaaac038u);
+  EXPECT_EQ(w.vgpr(2)[1], 0xaaaa017eu);
+  EXPECT_EQ(w.vgpr(3)[0], 0xc038bbbbu);
+  EXPECT_EQ(w.vgpr(3)[1], 0x017ebbbbu);
+  Snippet big("v_cvt_pk_fp8_f32 v2, v0, v1");
+  for (int l = 0; l < 64; ++l) big.wave().vgpr(0)[l] = bits(1.0f), big.wave().vgpr(1)[l] = bits(l == 5 ? 500.0f : 1.0f);
+  try {
+    big.run();
+    FAIL() << "an E4M3 overflow was converted";
+  } catch (const emu::EmuError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("v_cvt_pk_fp8_f32: lane 5 converts 500.000000, beyond E4M3's 448"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+}
+
 // The emulator's MX element decoding against kernels/common/mx_formats (an
 // independent implementation): every E4M3, E5M2 and E8M0 code, every E2M1 code.
 TEST(EmuInstructions, MxElementDecodingEveryCode) {
@@ -783,6 +845,50 @@ TEST(EmuInstructions, MfmaFp8OperandLayoutByOneHotInputs) {
         for (int c = 0; c < 16; ++c)
           ASSERT_EQ(s.wave().vgpr(r % 4)[c + 16 * (r / 4)], bits(r == i && c == j ? 4.0f : 0.0f)) << i << "," << k;
     }
+}
+
+// v_mfma_i32_16x16x32_i8: the same lane layout with signed bytes and int32
+// sums.  One-hot inputs place each (i, k, j) (-3 x 5 = -15 at D[i][j]);
+// then random A, B in [-128, 127] and C in a 16-bit range against a plain
+// triple loop, 20 seeds.
+TEST(EmuInstructions, MfmaI8LayoutAndIntegerSums) {
+  Snippet s("v_mfma_i32_16x16x32_i8 v[0:3], v[4:5], v[6:7], v[8:11]");
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 32; k += 3) {
+      const int j = (5 * i + k) % 16, g = k / 8, p = k % 8;
+      s.reset();
+      s.wave().vgpr(4 + p / 4)[i + 16 * g] = 0xfdu << (8 * (p % 4));  // -3
+      s.wave().vgpr(6 + p / 4)[j + 16 * g] = 0x05u << (8 * (p % 4));
+      s.run();
+      for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c)
+          ASSERT_EQ(s.wave().vgpr(r % 4)[c + 16 * (r / 4)], r == i && c == j ? static_cast<std::uint32_t>(-15) : 0u)
+              << i << "," << k;
+    }
+  std::mt19937 rng(8);
+  for (int seed = 0; seed < 20; ++seed) {
+    s.reset();
+    int a[16][32], b[32][16], c[16][16];
+    for (int i = 0; i < 16; ++i)
+      for (int k = 0; k < 32; ++k) a[i][k] = static_cast<int>(rng() % 256) - 128, b[k][i] = static_cast<int>(rng() % 256) - 128;
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) c[i][j] = static_cast<int>(rng() % 65536) - 32768;
+    for (int l = 0; l < 64; ++l)
+      for (int p = 0; p < 8; ++p) {
+        const int k = 8 * (l / 16) + p;
+        s.wave().vgpr(4 + p / 4)[l] |= (static_cast<std::uint32_t>(a[l % 16][k]) & 0xff) << (8 * (p % 4));
+        s.wave().vgpr(6 + p / 4)[l] |= (static_cast<std::uint32_t>(b[k][l % 16]) & 0xff) << (8 * (p % 4));
+      }
+    for (int r = 0; r < 4; ++r)
+      for (int l = 0; l < 64; ++l) s.wave().vgpr(8 + r)[l] = static_cast<std::uint32_t>(c[4 * (l / 16) + r][l % 16]);
+    s.run();
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        int want = c[i][j];
+        for (int k = 0; k < 32; ++k) want += a[i][k] * b[k][j];
+        ASSERT_EQ(s.wave().vgpr(i % 4)[j + 16 * (i / 4)], static_cast<std::uint32_t>(want)) << seed << ": " << i << "," << j;
+      }
+  }
 }
 
 // ds_read_b64_tr_b16 as modelled (see ops_memory.cpp): lane 4r+q of each
