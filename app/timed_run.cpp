@@ -9,6 +9,7 @@ timing::Options model_options(const TimedOptions& o, const std::string& kernel) 
   m.cus = o.cus;
   m.max_cycles = o.max_cycles;
   m.progress = o.progress;
+  m.threads = o.threads;
   // A reference check needs every workgroup's output.
   m.fast_forward = o.coverage != Coverage::full && !o.check_reference;
   m.sample = m.fast_forward && o.coverage == Coverage::sampled;

@@ -57,6 +57,7 @@ struct TimedOptions {
   std::uint64_t wave_budget = emu::Emulator::kDefaultWaveBudget;
   std::uint64_t launch_budget = emu::Emulator::kDefaultLaunchBudget;
   int top = 10;
+  int threads = 1;  // the cycle model's threads (0: one per core); the result does not depend on it
   std::function<void(const timing::Progress&)> progress;
 };
 

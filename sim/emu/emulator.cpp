@@ -1,4 +1,6 @@
 #include "sim/emu/emulator.hpp"
+
+#include <mutex>
 #include "sim/isa/kernel_arguments.hpp"
 
 #include <algorithm>
@@ -33,6 +35,25 @@ struct Emulator::Trace : LdsTrace {
 
   Trace(const arch::Arch& a, std::size_t n, AccessObserver* o) : arch(a), sites(n), model(n), seen(n, false), observer(o) {}
 
+  // Adds another thread's statistics of the same run (sums do not depend on the order).
+  void merge(const Trace& o) {
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+      if (!o.seen[i]) continue;
+      LdsSite& s = sites[i];
+      const LdsSite& t = o.sites[i];
+      if (!seen[i]) {
+        seen[i] = true;
+        s = t;
+        continue;
+      }
+      s.modelled = s.modelled && t.modelled;
+      s.executions += t.executions;
+      s.cycles += t.cycles;
+      s.conflict_cycles += t.conflict_cycles;
+      s.max_ways = std::max(s.max_ways, t.max_ways);
+    }
+  }
+
   void access(const Op& op, std::string_view instruction, const std::uint32_t* addresses,
               std::uint64_t active) override {
     if (!active) return;
@@ -64,6 +85,30 @@ struct Emulator::Trace : LdsTrace {
     }
   }
 };
+
+namespace {
+// The ThreadScope of this thread (one per emulator a thread steps for).
+thread_local Emulator::ThreadScope* tl_scope = nullptr;
+}  // namespace
+
+Emulator::ThreadScope* Emulator::thread_scope_of(const Emulator* e) {
+  for (ThreadScope* s = tl_scope; s; s = s->outer_)
+    if (&s->e_ == e) return s;
+  return nullptr;
+}
+
+Emulator::ThreadScope::ThreadScope(Emulator& e)
+    : e_(e), trace_(std::make_unique<Trace>(e.arch_, e.ops_.size(), e.observer_)), outer_(tl_scope) {
+  tl_scope = this;
+}
+
+Emulator::ThreadScope::~ThreadScope() {
+  tl_scope = outer_;
+  e_.launch_executed_.fetch_add(executed_, std::memory_order_relaxed);
+  static std::mutex merging;  // threads leave together
+  std::lock_guard<std::mutex> lock(merging);
+  e_.trace_->merge(*trace_);
+}
 
 Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const arch::Arch& arch)
     : program_(isa::decode_kernel(co, kernel)), kernel_(co.kernel(kernel)), arch_(arch) {
@@ -245,7 +290,12 @@ inline void Emulator::execute(Env& env, Wave& w) {
                  std::to_string(w.workgroup[1]) + "," + std::to_string(w.workgroup[2]) + ") executed " +
                  std::to_string(w.executed) + " instructions without ending, spinning here (an endless loop?); "
                  "--max-wave-instructions raises the budget");
-  if (++launch_executed_ > launch_budget_)
+  // The launch's count: a thread of the cycle model counts in its scope and
+  // adds to the shared count now and then (one shared write per instruction
+  // would have the threads take the count's cache line from each other).
+  std::uint64_t& counted = env.executed ? *env.executed : launch_unscoped_;
+  if (++counted >= 4096 && env.executed) launch_executed_.fetch_add(counted, std::memory_order_relaxed), counted = 0;
+  if (launch_executed_.load(std::memory_order_relaxed) + (env.executed ? counted : 0) + launch_unscoped_ > launch_budget_)
     fail(op, "the launch executed more than " + std::to_string(launch_budget_) +
                  " wave-instructions; --max-launch-instructions raises the budget");
   w.pc = op.index + 1;
@@ -264,7 +314,8 @@ inline void Emulator::execute(Env& env, Wave& w) {
   }
   if (w.waiting_memory) {  // not executed yet: it runs again once memory has returned
     w.pc = op.index;
-    --launch_executed_;
+    if (counted) --counted;
+    else launch_executed_.fetch_sub(1, std::memory_order_relaxed);
     return;
   }
   // Once an LDS-DMA load is in flight, every later vector-memory instruction
@@ -283,7 +334,9 @@ Env Emulator::env_for(GlobalMemory& memory, Workgroup& wg) const {
   Env env;
   env.memory = &memory;
   env.lds = &wg.lds;
-  env.lds_trace = trace_.get();
+  ThreadScope* scope = thread_scope_of(this);
+  env.lds_trace = scope ? scope->trace_.get() : trace_.get();
+  env.executed = scope ? &scope->executed_ : nullptr;
   env.observer = observer_;
   env.races = wg.races.get();
   env.denorm_mode_32 = denorm_mode_32_;
@@ -378,6 +431,7 @@ RunStats Emulator::run(GlobalMemory& memory, const Launch& launch) {
   const auto start = std::chrono::steady_clock::now();
   check_launch_budget(launch);
   launch_executed_ = 0;
+  launch_unscoped_ = 0;
   trace_ = std::make_unique<Trace>(arch_, ops_.size(), observer_);
   race_log_ = LdsRaceLog{};
   const std::uint64_t kernarg = prepare(memory, launch);

@@ -14,6 +14,7 @@
 // "KERNEL pc 0xN (instruction text): what".
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -139,10 +140,33 @@ class Emulator {
   Workgroup start_workgroup(const Launch& launch, std::uint64_t kernarg, std::array<std::uint32_t, 3> id) const;
   // Executes one instruction of wave `w`; false if it cannot run (done, or
   // waiting at a barrier).  Releases the barrier when the last wave arrives.
+  // Several threads may step waves of different workgroups at once (the
+  // cycle model's threads) when each holds its own ThreadScope; their
+  // workgroups must not share memory a store of one changes and the other
+  // reads, and the run's LDS statistics are theirs added up.
   bool step(GlobalMemory& memory, Workgroup& wg, int w);
 
  private:
   struct Trace;
+
+ public:
+  class ThreadScope {
+   public:
+    explicit ThreadScope(Emulator& e);
+    ~ThreadScope();  // adds this thread's LDS statistics to the run's
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+
+   private:
+    Emulator& e_;
+    std::unique_ptr<Trace> trace_;
+    ThreadScope* outer_;
+    std::uint64_t executed_ = 0;  // wave-instructions not yet added to the launch's count
+    friend class Emulator;
+  };
+
+ private:
+  static ThreadScope* thread_scope_of(const Emulator* e);
   void load_ops();
   Scheduler::Ran run_plain(GlobalMemory& memory, const Launch& launch, std::uint64_t kernarg);
   Env env_for(GlobalMemory& memory, Workgroup& wg) const;
@@ -157,7 +181,9 @@ class Emulator {
   std::unique_ptr<Trace> trace_;
   Scheduler* scheduler_ = nullptr;
   std::uint64_t wave_budget_ = kDefaultWaveBudget;
-  std::uint64_t launch_budget_ = kDefaultLaunchBudget, launch_executed_ = 0;
+  std::uint64_t launch_budget_ = kDefaultLaunchBudget;
+  std::atomic<std::uint64_t> launch_executed_{0};  // by the threads' scopes, now and then
+  std::uint64_t launch_unscoped_ = 0;              // by the thread without a scope
   void check_launch_budget(const Launch& launch) const;
   std::uint32_t dynamic_lds_ = 0;
   AccessObserver* observer_ = nullptr;

@@ -24,10 +24,12 @@ const std::uint8_t* GlobalMemory::find(std::uint64_t address, std::size_t bytes)
   auto inside = [&](const Buffer& b) {
     return address >= b.base && address - b.base <= b.data.size() && bytes <= b.data.size() - (address - b.base);
   };
-  if (last_ < buffers_.size() && inside(buffers_[last_])) return buffers_[last_].data.data() + (address - buffers_[last_].base);
+  // The buffer this thread's previous access hit (any GlobalMemory's: checked before use).
+  static thread_local std::size_t last = 0;
+  if (last < buffers_.size() && inside(buffers_[last])) return buffers_[last].data.data() + (address - buffers_[last].base);
   for (std::size_t i = 0; i < buffers_.size(); ++i)
     if (inside(buffers_[i])) {
-      last_ = i;
+      last = i;
       return buffers_[i].data.data() + (address - buffers_[i].base);
     }
   return nullptr;

@@ -25,7 +25,8 @@ class GlobalMemory {
   std::size_t buffers() const { return buffers_.size(); }
 
   // The host pointer of [address, address + bytes), or nullptr when that
-  // range is not inside one buffer.
+  // range is not inside one buffer.  Safe from several threads at once (the
+  // cycle model's): lookups change nothing shared.
   std::uint8_t* find(std::uint64_t address, std::size_t bytes) {
     return const_cast<std::uint8_t*>(static_cast<const GlobalMemory*>(this)->find(address, bytes));
   }
@@ -39,7 +40,6 @@ class GlobalMemory {
   };
   std::vector<Buffer> buffers_;  // ascending base
   std::uint64_t next_ = 0x10000000;
-  mutable std::size_t last_ = 0;  // the buffer the previous access hit
 };
 
 }  // namespace tilelab::emu

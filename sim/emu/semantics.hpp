@@ -69,6 +69,8 @@ struct Env {
   // order the hardware can produce).  Under the cycle model the wait is
   // already over when the instruction executes, so the data just lands.
   bool memory_last = false;
+  // The launch's instruction count of the stepping thread (cycle-model threads); null: the emulator's own.
+  std::uint64_t* executed = nullptr;
 };
 
 // Lands the oldest in-flight vector-memory entries of `w` until at most

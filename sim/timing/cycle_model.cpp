@@ -1,6 +1,13 @@
 #include "sim/timing/cycle_model.hpp"
 
+#include "sim/timing/pending_times.hpp"
+
 #include <algorithm>
+#include <barrier>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <cmath>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +60,20 @@ class Outstanding {
     std::uint64_t m = 0;
     for (std::uint64_t d : q_) m = std::max(m, d);
     return m;
+  }
+  // Entries not back before `t` (placeholders included).
+  std::size_t at_least(std::uint64_t t) const {
+    std::size_t n = 0;
+    for (std::uint64_t d : q_) n += d >= t;
+    return n;
+  }
+  bool has_pending() const {
+    for (std::uint64_t d : q_)
+      if (PendingTimes::pending(d)) return true;
+    return false;
+  }
+  void settle(const PendingTimes& p) {
+    for (std::uint64_t& d : q_) d = p.value(d);
   }
 
  private:
@@ -113,6 +134,19 @@ struct WorkQueue {
   std::size_t next = 0;
 };
 
+// The run-wide sums the CUs add to, one per thread; added up at the end
+// (sums of whole numbers: the order does not change them).
+struct alignas(64) Tally {  // one per thread, each on its own cache lines
+  double mfma_busy = 0, valu_busy = 0, lds_busy = 0, mfma_flops = 0;
+  std::array<std::uint64_t, kReasonCount> stall_cycles{};
+  std::uint64_t issue_cycles = 0, wave_cycles = 0, lds_idx_active = 0, lds_conflicts = 0, hazard_count = 0;
+  bool unmodelled_lds = false;
+  std::vector<PcStats> per_instruction;
+};
+
+// The CU a thread is simulating (the emulator's observer calls land there).
+static thread_local CycleModel::ComputeUnit* tl_current = nullptr;
+
 class CycleModel::ComputeUnit {
  public:
   ComputeUnit(CycleModel& model, emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
@@ -120,15 +154,34 @@ class CycleModel::ComputeUnit {
               std::unique_ptr<MemoryBeyondL1> beyond, WorkQueue& queue)
       : m_(model), t_(model.arch_.timing), e_(e), memory_(memory), launch_(launch), kernarg_(kernarg), table_(table),
         cu_(cu), max_workgroups_(max_workgroups), simds_(static_cast<std::size_t>(model.arch_.simds_per_cu)),
-        ports_(simds_.size() / 2), beyond_(std::move(beyond)), vmem_(t_, *beyond_),
+        ports_(simds_.size() / 2), beyond_(std::move(beyond)), port_(*beyond_, pending_), vmem_(t_, port_, &pending_),
+        deferrable_(dynamic_cast<CuPort*>(beyond_.get()) != nullptr),
         pass_clocks_(std::max(1, model.arch_.lds.banks * model.arch_.lds.bank_bytes / t_.lds_port_bytes_per_clock)),
         queue_(&queue) {}
 
   // Places the next workgroup of its queue at cycle `at` if it fits.
   bool place(std::uint64_t at);
+  // Replaces every placeholder by its cycle once the chip has been given this
+  // quantum's deferred requests (in CU order: the single-threaded order).
+  void settle();
   // Runs every cycle before `limit`; false once no wave is left.
   bool advance(std::uint64_t limit);
   bool live() const { return live_waves_ > 0; }
+  // One quantum, up to `limit`, adding to `tally`: beside other CUs
+  // (`parallel`: its chip requests deferred, stopping early where
+  // must_wait_for_others says) or in CU order.  False once no wave is left.
+  bool run(std::uint64_t limit, Tally& tally, bool parallel) {
+    tally_ = &tally;
+    parallel_ = parallel;
+    suspended_ = false;
+    port_.set_deferring(parallel && deferrable_);
+    tl_current = this;
+    struct Leave {
+      ~Leave() { tl_current = nullptr; }
+    } leave;
+    return advance(limit);
+  }
+  bool suspended() const { return suspended_; }
 
   // The observer's side: what the executing instruction touched.
   // Several calls for one instruction (a scratch access: one per dword of
@@ -152,7 +205,7 @@ class CycleModel::ComputeUnit {
   void lds_access(int cycles, int conflicts, bool modelled) {
     lds_cycles_ += modelled ? cycles : 1;  // [?] an LDS op without a phase table: one pass
     lds_conflicts_ += conflicts;
-    if (!modelled) m_.unmodelled_lds_ = true;
+    if (!modelled) tally_->unmodelled_lds = true;
   }
   std::uint64_t now() const { return now_; }
 
@@ -201,6 +254,7 @@ class CycleModel::ComputeUnit {
   };
 
   std::uint64_t next_cycle(std::uint64_t from);
+  bool must_wait_for_others(std::uint64_t c);
   void slot(std::uint64_t c);
   std::pair<Reason, std::uint64_t> blocked(Wave& w, const InstructionTiming& it, std::uint64_t c);
   void note(Wave& w, Reason r, std::uint64_t c);
@@ -222,8 +276,11 @@ class CycleModel::ComputeUnit {
   int cu_, max_workgroups_;
   std::vector<Simd> simds_;
   std::vector<LdsPort> ports_;
-  std::unique_ptr<MemoryBeyondL1> beyond_;
+  PendingTimes pending_;                   // this quantum's placeholders (threads only)
+  std::unique_ptr<MemoryBeyondL1> beyond_;  // the CU's way into the chip (or its memory share)
+  DeferringPort port_;                     // beyond_, deferred while the CU runs beside others
   VectorMemory vmem_;
+  bool deferrable_;                        // beyond_ is the shared chip (a CU's own memory share needs no deferring)
   int pass_clocks_;
   std::uint64_t ta_free_ = 0;
   std::vector<Wave> waves_;
@@ -232,6 +289,18 @@ class CycleModel::ComputeUnit {
   std::uint64_t next_ = 0;  // the next cycle to look at
   int resident_groups_ = 0, live_waves_ = 0;
   std::uint64_t now_ = 0, age_ = 0, last_end_ = 0, busy_cycles_ = 0;
+  // Threads: where this CU's run-wide sums go (its thread's), whether it runs
+  // beside others (its chip requests deferred), the quantum's end, whether it
+  // stopped early for the others (must_wait_for_others).
+  Tally* tally_ = nullptr;
+  bool parallel_ = false, suspended_ = false;
+  std::uint64_t limit_ = 0;
+  // What this quantum added to the run's ordered records, handed to the run
+  // in CU order (CycleModel::take_records).
+  std::vector<IssueEvent> events_;
+  std::vector<Hazard> hazards_;
+  std::vector<WaveSpan> spans_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> retired_;
   // what the executing instruction touched
   std::vector<LineUse> lines_;
   int lds_cycles_ = 0, lds_conflicts_ = 0;
@@ -376,9 +445,9 @@ std::uint64_t CycleModel::ComputeUnit::lds_timing(Wave& w, std::uint64_t c) {
   const std::uint64_t start = std::max(c, p.free);
   p.free = start + clocks;
   p.starts[static_cast<std::size_t>(w.simd % 2)].push_back(start);
-  m_.result_.lds_busy += static_cast<double>(clocks);
-  m_.lds_idx_active_ += static_cast<std::uint64_t>(passes);
-  m_.lds_conflicts_ += static_cast<std::uint64_t>(lds_conflicts_);
+  tally_->lds_busy += static_cast<double>(clocks);
+  tally_->lds_idx_active += static_cast<std::uint64_t>(passes);
+  tally_->lds_conflicts += static_cast<std::uint64_t>(lds_conflicts_);
   // LDS data returns in order: first data after the latency, the rest as the port moves it.
   const std::uint64_t done = std::max(start + clocks - static_cast<std::uint64_t>(pass_clocks_) +
                                           static_cast<std::uint64_t>(t_.lds_latency), w.last_lds);
@@ -391,7 +460,10 @@ std::uint64_t CycleModel::ComputeUnit::vmem_timing(Wave& w, const InstructionTim
   const std::uint64_t start = std::max(c, ta_free_);
   ta_free_ = start + static_cast<std::uint64_t>(t_.vmem_issue_cycles);
   const bool store = it.kind == Kind::vmem_store;
-  const std::uint64_t done = std::max(vmem_.access(ta_free_, lines_, store), w.last_vm);  // vmcnt returns in order
+  CycleMax in_order(&pending_);  // vmcnt returns in order
+  in_order.add(vmem_.access(ta_free_, lines_, store));
+  in_order.add(w.last_vm);
+  const std::uint64_t done = in_order.finish(0);
   w.last_vm = done;
   w.vm.push(done);
   return done;
@@ -414,24 +486,24 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   // MFMA has left the matrix core (s_endpgm does not cut an MFMA short).
   const std::uint64_t drained = std::max({c + static_cast<std::uint64_t>(t_.issue_period), w.vm.last(), w.lgkm.last()});
   w.end = std::max(drained, w.mfma_done);
-  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::waitcnt_vm)] += drained - c - static_cast<std::uint64_t>(t_.issue_period);
-  m_.result_.stall_cycles[static_cast<std::size_t>(Reason::busy_mfma)] += w.end - drained;
+  tally_->stall_cycles[static_cast<std::size_t>(Reason::waitcnt_vm)] += drained - c - static_cast<std::uint64_t>(t_.issue_period);
+  tally_->stall_cycles[static_cast<std::size_t>(Reason::busy_mfma)] += w.end - drained;
   w.live = false;
   w.next_try = kNever;
   Simd& s = simds_[static_cast<std::size_t>(w.simd)];
   std::erase(s.waves, static_cast<int>(&w - waves_.data()));
   --s.resident;
   s.slots_used = static_cast<std::uint8_t>(s.slots_used & ~(1u << w.slot));
-  m_.result_.waves_spans.push_back({w.id, g.id,
+  spans_.push_back({w.id, g.id,
                                      static_cast<std::uint16_t>(cu_), static_cast<std::uint8_t>(w.simd),
                                      static_cast<std::uint8_t>(w.slot), w.start, w.end});
-  m_.result_.wave_cycles += w.end - w.start;
+  tally_->wave_cycles += w.end - w.start;
   g.end = std::max(g.end, w.end);
   last_end_ = std::max(last_end_, w.end);
   --live_waves_;
   if (--g.live == 0) {
     --resident_groups_;
-    m_.retired_.push_back({g.end, g.instructions});
+    retired_.push_back({g.end, g.instructions});
     g.wg.waves.clear();  // the registers are not needed any more
     g.wg.waves.shrink_to_fit();
     g.wg.lds.clear();
@@ -450,10 +522,10 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   const std::uint64_t pc = e_.program().instructions[index].pc;
   const VectorUse& vu = it.vregs;
   if (!vu.reads.empty() || !vu.writes.empty() || vu.has_srcc || vu.writes_exec) {
-    const std::size_t before = m_.hazards_.size();
-    w.hazards->check(vu, pc, c, w.id, m_.hazards_);
-    m_.hazard_count_ += m_.hazards_.size() - before;
-    if (m_.hazards_.size() > 1000) m_.hazards_.resize(1000);  // the first thousand are kept, all are counted
+    const std::size_t before = hazards_.size();
+    w.hazards->check(vu, pc, c, w.id, hazards_);
+    tally_->hazard_count += hazards_.size() - before;
+    if (hazards_.size() > 1000) hazards_.resize(1000);  // the run keeps the first thousand, counts all
   }
 
   lines_.clear();
@@ -466,7 +538,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   const std::uint64_t period = static_cast<std::uint64_t>(t_.issue_period);
   Simd& s = simds_[static_cast<std::size_t>(w.simd)];
   std::uint64_t complete = c + period;
-  TimingResult& r = m_.result_;
+  Tally& r = *tally_;
   switch (it.kind) {
     case Kind::valu:
     case Kind::trans: {
@@ -534,7 +606,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   for (std::size_t k = 1; k < w.split.size(); ++k)
     if (w.split[k] > w.split[dominant]) dominant = k;
   const Reason reason = stall ? static_cast<Reason>(dominant) : Reason::none;
-  PcStats& ps = m_.per_instruction_[index];
+  PcStats& ps = r.per_instruction[index];
   ++ps.hits;
   ps.latency += stall + period;
   ps.stall += stall;
@@ -545,10 +617,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   }
   r.stall_cycles[static_cast<std::size_t>(Reason::idle)] += w.idle;
   r.issue_cycles += period;
-  if (r.events.size() < m_.options_.max_events)
-    r.events.push_back({w.id, index, reason, stall, static_cast<std::uint32_t>(w.idle), c, complete});
-  else
-    ++r.events_dropped;
+  events_.push_back({w.id, index, reason, stall, static_cast<std::uint32_t>(w.idle), c, complete});
   w.split.fill(0);
 
   // The next instruction's first attempt.
@@ -585,6 +654,42 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   if (ew.done) finish(w, c);
 }
 
+// Beside other CUs, whether this SIMD's visit at c needs what only the
+// single-threaded order has: a wave ending (its end waits on the chip, and
+// its slot takes the next workgroup from the queue the XCD's CUs share), or
+// a wait whose reason compares a cycle the chip has not given with another
+// past the quantum's end (vmcnt against lgkmcnt).  The CU then stops before
+// the visit and goes on in CU order once the chip has its requests.
+bool CycleModel::ComputeUnit::must_wait_for_others(std::uint64_t c) {
+  const Simd& s = simds_[c % simds_.size()];
+  for (int wi : s.waves) {
+    Wave& w = waves_[static_cast<std::size_t>(wi)];
+    if (!w.live || w.next_try > c) continue;
+    const InstructionTiming& it = table_[groups_[static_cast<std::size_t>(w.group)].wg.waves[static_cast<std::size_t>(w.index)].pc];
+    if (it.kind == Kind::endpgm) return true;
+    // (at most n outstanding only from limit_ on: more than n are not back before it)
+    if (it.kind == Kind::waitcnt && it.vmcnt >= 0 && it.lgkmcnt >= 0 && !w.at_barrier && c >= w.ready &&
+        w.vm.at_least(limit_) > static_cast<std::size_t>(it.vmcnt) &&
+        w.lgkm.at_least(limit_) > static_cast<std::size_t>(it.lgkmcnt) && w.vm.has_pending())
+      return true;
+  }
+  return false;
+}
+
+void CycleModel::ComputeUnit::settle() {
+  if (pending_.empty()) return;
+  pending_.flush(*beyond_);
+  vmem_.settle(pending_);
+  for (const Simd& s : simds_)  // the resident waves (an ended wave's times were all known at its end)
+    for (int wi : s.waves) {
+      Wave& w = waves_[static_cast<std::size_t>(wi)];
+      w.vm.settle(pending_);
+      w.last_vm = pending_.value(w.last_vm);
+    }
+  for (IssueEvent& e : events_) e.complete = pending_.value(e.complete);
+  pending_.clear();
+}
+
 void CycleModel::ComputeUnit::slot(std::uint64_t c) {
   Simd& s = simds_[c % simds_.size()];
   if (s.order_dirty) sort_simd(s);
@@ -598,7 +703,10 @@ void CycleModel::ComputeUnit::slot(std::uint64_t c) {
     const auto [why, until] = blocked(w, it, c);
     if (until > c) {
       if (why != w.reason) note(w, why, c);
-      w.next_try = until;
+      // Beside other CUs, a wait past the quantum's end may rest on a
+      // placeholder: the wave looks again in the next quantum, with the
+      // cycles known (it finds the same reason and cycle then).
+      w.next_try = parallel_ && until >= limit_ ? limit_ : until;
       continue;
     }
     const unsigned bit = it.unit == Unit::none ? 0u : 1u << static_cast<unsigned>(it.unit);
@@ -614,11 +722,13 @@ void CycleModel::ComputeUnit::slot(std::uint64_t c) {
 
 bool CycleModel::ComputeUnit::advance(std::uint64_t limit) {
   if (live_waves_ == 0) return false;
+  limit_ = limit;
   for (std::uint64_t c = next_cycle(next_); live_waves_ > 0; c = next_cycle(c + 1)) {
     if (c == kNever)
       throw TimingError(e_.kernel().name + " on CU " + std::to_string(cu_) +
                         ": no wave can make progress (every live wave waits at a barrier no other wave will reach)");
-    if (c >= limit) {
+    if (c >= limit || (parallel_ && must_wait_for_others(c))) {
+      suspended_ = c < limit;
       next_ = c;
       return true;
     }
@@ -692,6 +802,152 @@ void add_end_write_back(TimingResult& r, ChipMemory& chip, double xcds, int line
 
 }  // namespace
 
+// ---- threads ---------------------------------------------------------------
+//
+// One quantum of every CU on several threads, with the single-threaded run's
+// outcome to the bit.  The single-threaded run advances CU 0 through the
+// quantum, then CU 1, ...; what one CU does there reaches another only
+// through the chip (the L2 and beyond), the queue of workgroups its XCD's
+// CUs share, and the run's records.  So each thread runs its CUs through the
+// quantum at once, with their chip requests deferred (pending_times.hpp) and
+// each stopping early before anything that needs the others
+// (must_wait_for_others); then, in CU order, each CU's requests go to the
+// chip, its placeholders are settled, a CU that stopped early goes on to the
+// quantum's end alone, and its records join the run's.  That hand-over runs
+// on whichever thread finishes the next CU in order, beside the others'
+// work.  Kernels with global atomics run on one thread: their workgroups
+// reach each other through memory within a quantum.
+class CycleModel::Quanta {
+ public:
+  Quanta(CycleModel& model, emu::Emulator& e, std::vector<std::unique_ptr<ComputeUnit>>& units, std::vector<Tally>& tallies)
+      : m_(model), units_(units), tallies_(tallies), threads_(static_cast<int>(tallies.size())), sync_(threads_),
+        done_(units.size()), live_(units.size()), errors_(units.size()) {
+    if (threads_ == 1) return;
+    main_scope_.emplace(e);
+    for (int t = 1; t < threads_; ++t)
+      pool_.emplace_back([this, &e, t] {
+        emu::Emulator::ThreadScope scope(e);
+        for (;;) {
+          sync_.arrive_and_wait();
+          if (stop_) return;
+          phase(t);
+          sync_.arrive_and_wait();
+        }
+      });
+  }
+  ~Quanta() { stop(); }
+
+  // One quantum of every CU up to `limit`; false once no CU has a wave left.
+  bool run(std::uint64_t limit) {
+    bool any = false;
+    if (threads_ == 1) {
+      for (auto& u : units_) {
+        any = u->run(limit, tallies_[0], false) || any;
+        m_.take_records(*u);
+      }
+      return any;
+    }
+    limit_ = limit;
+    std::fill(done_.begin(), done_.end(), 0);
+    std::fill(errors_.begin(), errors_.end(), nullptr);
+    cursor_ = 0, failed_ = false;
+    sync_.arrive_and_wait();
+    phase(0);
+    sync_.arrive_and_wait();
+    for (const std::exception_ptr& x : errors_)  // the first CU's error, as one thread would meet it
+      if (x) std::rethrow_exception(x);
+    for (char l : live_) any = any || l;
+    return any;
+  }
+
+  void stop() {
+    if (!pool_.empty()) {
+      stop_ = true;
+      sync_.arrive_and_wait();
+      for (std::thread& t : pool_) t.join();
+      pool_.clear();
+    }
+    main_scope_.reset();
+  }
+
+ private:
+  void phase(int t) {
+    for (std::size_t k = static_cast<std::size_t>(t); k < units_.size(); k += static_cast<std::size_t>(threads_)) {
+      try {
+        live_[k] = units_[k]->run(limit_, tallies_[static_cast<std::size_t>(t)], true);
+      } catch (...) {
+        errors_[k] = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        done_[k] = 1;
+      }
+      hand_over(t);
+    }
+  }
+  // The CUs done with their part of the quantum, in CU order (one thread at a time).
+  void hand_over(int t) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (handing_over_) return;
+    handing_over_ = true;
+    while (!failed_ && cursor_ < units_.size() && done_[cursor_]) {
+      const std::size_t k = cursor_;
+      lock.unlock();
+      ComputeUnit& u = *units_[k];
+      if (!errors_[k]) {
+        try {
+          u.settle();
+          if (u.suspended()) live_[k] = u.run(limit_, tallies_[static_cast<std::size_t>(t)], false);
+          m_.take_records(u);
+        } catch (...) {
+          errors_[k] = std::current_exception();
+        }
+      }
+      lock.lock();
+      failed_ = failed_ || errors_[k] != nullptr;
+      ++cursor_;
+    }
+    handing_over_ = false;
+  }
+
+  CycleModel& m_;
+  std::vector<std::unique_ptr<ComputeUnit>>& units_;
+  std::vector<Tally>& tallies_;
+  const int threads_;
+  std::barrier<> sync_;
+  std::vector<std::thread> pool_;
+  std::optional<emu::Emulator::ThreadScope> main_scope_;
+  bool stop_ = false;
+  std::uint64_t limit_ = 0;
+  std::mutex mutex_;
+  std::vector<char> done_, live_;
+  std::vector<std::exception_ptr> errors_;
+  std::size_t cursor_ = 0;
+  bool failed_ = false, handing_over_ = false;
+};
+
+void CycleModel::take_records(ComputeUnit& u) {
+  for (const IssueEvent& e : u.events_)
+    if (result_.events.size() < options_.max_events) result_.events.push_back(e);
+    else ++result_.events_dropped;
+  u.events_.clear();
+  for (Hazard& h : u.hazards_)
+    if (hazards_.size() < 1000) hazards_.push_back(std::move(h));
+  u.hazards_.clear();
+  result_.waves_spans.insert(result_.waves_spans.end(), u.spans_.begin(), u.spans_.end());
+  u.spans_.clear();
+  retired_.insert(retired_.end(), u.retired_.begin(), u.retired_.end());
+  u.retired_.clear();
+}
+
+int CycleModel::threads_for(const emu::Emulator& e, std::size_t cus) const {
+  int t = options_.threads > 0 ? options_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  t = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(t), std::max<std::size_t>(cus, 1)));
+  for (const isa::Instruction& in : e.program().instructions)
+    if (in.text.find("atomic") != std::string::npos && in.text.rfind("ds_", 0) != 0) return 1;
+  return t;
+}
+
 std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
                                std::uint64_t rounds_timed, std::uint64_t workgroups) {
   std::uint64_t lo = ~0ull, hi = 0;
@@ -719,12 +975,12 @@ void CycleModel::attach(emu::Emulator& e) {
 }
 
 void CycleModel::global_access(const std::uint64_t* a, std::uint64_t active, int bytes, bool) {
-  if (current_) current_->global_access(a, active, bytes);
+  if (tl_current) tl_current->global_access(a, active, bytes);
 }
 void CycleModel::lds_access(int cycles, int conflicts, bool modelled) {
-  if (current_) current_->lds_access(cycles, conflicts, modelled);
+  if (tl_current) tl_current->lds_access(cycles, conflicts, modelled);
 }
-std::uint64_t CycleModel::clock() const { return current_ ? current_->now() : 0; }
+std::uint64_t CycleModel::clock() const { return tl_current ? tl_current->now() : 0; }
 
 
 emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch,
@@ -802,10 +1058,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.launch_cycles = launch_at;
   for (bool placed = true; placed;) {
     placed = false;
-    for (auto& u : units) {
-      current_ = u.get();
-      placed = u->place(launch_at) || placed;
-    }
+    for (auto& u : units) placed = u->place(launch_at) || placed;
   }
   // All CUs advance together, one quantum at a time, so that they meet in
   // the L2s, the MALL and HBM at about the same simulated time.  The order
@@ -822,17 +1075,16 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   bool fast_forward = options_.fast_forward && chip && workgroups_total_ >= (kMinRoundsTimed + 2) * capacity;
   std::uint64_t end_extrapolated = 0, rounds_timed = 0;
   auto last_report = std::chrono::steady_clock::now();
-  try {
+  const int threads = threads_for(e, units.size());
+  std::vector<Tally> tallies(static_cast<std::size_t>(threads));
+  for (Tally& t : tallies) t.per_instruction.assign(table.size(), PcStats{});
+  Quanta quanta(*this, e, units, tallies);
+  {
     for (std::uint64_t limit = launch_at + kQuantum;; limit += kQuantum) {
       if (limit > options_.max_cycles + kQuantum)
         throw TimingError("the launch is still running after " + std::to_string(options_.max_cycles) +
                           " simulated cycles (--max-cycles raises the bound)");
-      bool any = false;
-      for (auto& u : units) {
-        current_ = u.get();
-        any = u->advance(limit) || any;
-      }
-      if (!any) break;
+      if (!quanta.run(limit)) break;
       if (fast_forward && retired_.size() >= kMinRoundsTimed * capacity) {
         const std::uint64_t rounds = retired_.size() / capacity;
         if (workgroups_total_ < (rounds + 2) * capacity) {
@@ -861,11 +1113,21 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
         }
       }
     }
-  } catch (...) {
-    current_ = nullptr;
-    throw;
   }
-  current_ = nullptr;
+  quanta.stop();
+  for (const Tally& t : tallies) {  // sums of whole numbers: the threads' order does not matter
+    r.mfma_busy += t.mfma_busy, r.valu_busy += t.valu_busy, r.lds_busy += t.lds_busy, r.mfma_flops += t.mfma_flops;
+    for (std::size_t k = 0; k < t.stall_cycles.size(); ++k) r.stall_cycles[k] += t.stall_cycles[k];
+    r.issue_cycles += t.issue_cycles, r.wave_cycles += t.wave_cycles;
+    lds_idx_active_ += t.lds_idx_active, lds_conflicts_ += t.lds_conflicts, hazard_count_ += t.hazard_count;
+    unmodelled_lds_ = unmodelled_lds_ || t.unmodelled_lds;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      PcStats& a = per_instruction_[i];
+      const PcStats& b = t.per_instruction[i];
+      a.hits += b.hits, a.latency += b.latency, a.stall += b.stall, a.idle += b.idle;
+      for (std::size_t k = 0; k < a.stall_by_reason.size(); ++k) a.stall_by_reason[k] += b.stall_by_reason[k];
+    }
+  }
   std::uint64_t instructions = 0, busy = 0;
   for (auto& u : units) {
     ComputeUnit& unit = *u;

@@ -80,6 +80,9 @@ struct Options {
   // 2^36 clocks is 43 s of simulated time at 1.59 GHz.
   std::uint64_t max_cycles = std::uint64_t{1} << 36;
   std::function<void(const Progress&)> progress;  // called about once a second
+  // Threads the CUs are simulated on (0: one per core).  The result does not
+  // depend on it, to the bit (cycle_model.cpp, "threads").
+  int threads = 1;
 };
 
 // One wave's life on its CU.
@@ -206,12 +209,19 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   std::uint64_t clock() const override;
 
   class ComputeUnit;  // one CU (cycle_model.cpp)
+  class Quanta;       // the quanta, on one thread or several (cycle_model.cpp)
 
  private:
+  // A CU's records of the quantum (events, hazards, wave spans, retired
+  // workgroups) joined to the run's, in CU order.
+  void take_records(ComputeUnit& u);
+  // The threads a dispatch runs on (Options::threads, at most one per CU; 1
+  // for a kernel with global atomics).
+  int threads_for(const emu::Emulator& e, std::size_t cus) const;
+
   const arch::Arch& arch_;
   Options options_;
   TimingResult result_;
-  ComputeUnit* current_ = nullptr;  // the CU being simulated
   // run-wide tallies the CUs add to
   std::chrono::steady_clock::time_point started_;
   std::uint64_t workgroups_total_ = 0, workgroups_placed_ = 0, waves_placed_ = 0;

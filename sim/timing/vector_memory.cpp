@@ -1,5 +1,7 @@
 #include "sim/timing/vector_memory.hpp"
 
+#include "sim/timing/pending_times.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -53,8 +55,8 @@ std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t acti
   return out;
 }
 
-VectorMemory::VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond)
-    : t_(t), beyond_(beyond), sets_(t.l1_bytes / (t.l1_line_bytes * t.l1_ways)),
+VectorMemory::VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond, PendingTimes* pending)
+    : t_(t), beyond_(beyond), pending_(pending), sets_(t.l1_bytes / (t.l1_line_bytes * t.l1_ways)),
       ways_(static_cast<std::size_t>(sets_) * static_cast<std::size_t>(t.l1_ways)) {}
 
 VectorMemory::Way* VectorMemory::find(std::uint64_t line) {
@@ -93,23 +95,24 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
   for (const LineUse& u : lines) bytes += u.bytes;
   const double transfer = bytes / t_.l1_bytes_per_clock;
   l1_free_ = std::max(l1_free_, static_cast<double>(start)) + transfer;
-  std::uint64_t done = static_cast<std::uint64_t>(std::ceil(l1_free_));
+  CycleMax done(pending_);
+  done.add(static_cast<std::uint64_t>(std::ceil(l1_free_)));
   for (const LineUse& u : lines) {
     ++use_clock_;
     Way* w = find(u.line);
     if (store) {  // write-through, no allocation on a miss
       if (w) w->last_use = use_clock_;
-      done = std::max(done, beyond_.request(start, u.line, u.bytes, true));
+      done.add(beyond_.request(start, u.line, u.bytes, true));
       continue;
     }
-    std::uint64_t ready;
     if (w) {
       ++hits_;
       w->last_use = use_clock_;
-      ready = std::max(w->ready, start);
+      done.add(w->ready);  // the line's data may still be on its way
+      done.add(start);
     } else {
       ++misses_;
-      ready = beyond_.request(start, u.line, t_.l1_line_bytes, false);
+      const std::uint64_t ready = beyond_.request(start, u.line, t_.l1_line_bytes, false);
       Way& v = victim(u.line);
       v.line = u.line, v.last_use = use_clock_, v.ready = ready;
       // Kept in order of return: with the chip, a later miss may be back first.
@@ -117,10 +120,19 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
                                          [](std::uint64_t t, const InFlight& f) { return t < f.back; }),
                         InFlight{ready, t_.l1_line_bytes});
       in_flight_bytes_ += t_.l1_line_bytes;
+      done.add(ready);
     }
-    done = std::max(done, ready);
   }
-  return done + static_cast<std::uint64_t>(store ? 0 : t_.l1_latency);
+  return done.finish(static_cast<std::uint64_t>(store ? 0 : t_.l1_latency));
+}
+
+void VectorMemory::settle(const PendingTimes& pending) {
+  for (Way& w : ways_) w.ready = pending.value(w.ready);
+  bool any = false;
+  for (InFlight& f : in_flight_) any = any || PendingTimes::pending(f.back), f.back = pending.value(f.back);
+  // Placeholders sat at the end; in return order again (equal returns in any
+  // order: they are alike).
+  if (any) std::stable_sort(in_flight_.begin(), in_flight_.end(), [](const InFlight& a, const InFlight& b) { return a.back < b.back; });
 }
 
 }  // namespace tilelab::timing

@@ -49,9 +49,14 @@ struct LineUse {
 // Lines in ascending order, each once.
 std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes);
 
+class PendingTimes;
+
 class VectorMemory {
  public:
-  VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond);
+  // `pending`: where placeholders for cycles the chip has not given yet are
+  // made (a CU running its quantum beside others: pending_times.hpp); null
+  // when `beyond` always answers at once.
+  VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond, PendingTimes* pending = nullptr);
   // One VMEM instruction whose addresses the CU starts processing at `start`:
   // the cycle its data is in the registers (loads) or its writes are
   // acknowledged (stores).
@@ -59,6 +64,9 @@ class VectorMemory {
   // The earliest cycle at which the L1 misses in flight leave room for `bytes`
   // more (== now when there is room).
   std::uint64_t room_for(std::uint64_t now, int bytes);
+
+  // Replaces every placeholder the L1 holds (lines' arrival, misses in flight) by its cycle.
+  void settle(const PendingTimes& pending);
 
   std::uint64_t l1_hits() const { return hits_; }
   std::uint64_t l1_misses() const { return misses_; }
@@ -72,6 +80,7 @@ class VectorMemory {
 
   const arch::Timing& t_;
   MemoryBeyondL1& beyond_;
+  PendingTimes* pending_;
   int sets_;
   std::vector<Way> ways_;  // sets_ x t_.l1_ways
   std::uint64_t use_clock_ = 0, hits_ = 0, misses_ = 0;

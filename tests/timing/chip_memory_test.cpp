@@ -6,6 +6,7 @@
 
 #include "sim/arch/arch.hpp"
 #include "sim/timing/chip_memory.hpp"
+#include "sim/timing/pending_times.hpp"
 
 namespace tilelab {
 namespace {
@@ -183,4 +184,48 @@ TEST(ChipMemory, KernelEndWritesBackTheDirtyLines) {
   }
 }
 
+}  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// sim/timing/pending_times: placeholders for cycles the chip has not given,
+// worked out by hand.  The memory answers a request at cycle + 300 (+ 1000
+// for a store), and records the order it was asked in.
+struct Recorder final : timing::MemoryBeyondL1 {
+  std::vector<std::uint64_t> lines;
+  std::uint64_t request(std::uint64_t cycle, std::uint64_t line, int, bool store) override {
+    lines.push_back(line);
+    return cycle + (store ? 1000 : 300);
+  }
+  std::uint64_t bytes_moved() const override { return 0; }
+  double busy_cycles() const override { return 0; }
+};
+
+TEST(PendingTimes, PlaceholdersBecomeTheirCyclesInRequestOrder) {
+  using timing::PendingTimes;
+  PendingTimes p;
+  const std::uint64_t a = p.defer(10, 7, 128, false), b = p.defer(20, 3, 64, true);
+  EXPECT_TRUE(PendingTimes::pending(a) && PendingTimes::pending(b));
+  EXPECT_GT(a, std::uint64_t{1} << 62);  // later than any real cycle
+  // max(50, a, b) + 120, then max(that, 5000): a node over a node.
+  const std::uint64_t n = p.max_plus(50, {a, 7, b}, 120);
+  const std::uint64_t m = p.max_plus(5000, {n}, 0);
+  EXPECT_EQ(p.max_plus(40, {7, 90}, 5), 95u);  // no placeholder among the terms: a plain cycle
+  timing::CycleMax plain(&p);
+  plain.add(3), plain.add(8);
+  EXPECT_EQ(plain.finish(2), 10u);
+  Recorder r;
+  p.flush(r);
+  EXPECT_EQ(r.lines, (std::vector<std::uint64_t>{7, 3}));
+  EXPECT_EQ(p.value(a), 310u);
+  EXPECT_EQ(p.value(b), 1020u);
+  EXPECT_EQ(p.value(n), 1140u);  // max(50, 310, 7, 1020) + 120
+  EXPECT_EQ(p.value(m), 5000u);
+  EXPECT_EQ(p.value(77), 77u);
+  p.clear();
+  EXPECT_TRUE(p.empty());
+}
+
+}  // namespace
 }  // namespace tilelab

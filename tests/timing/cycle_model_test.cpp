@@ -736,3 +736,109 @@ TEST(CycleModel, SuiteKernelsNeverBeatTheStaticBound) {
 
 }  // namespace
 }  // namespace tilelab
+
+namespace tilelab {
+namespace {
+
+// Threads (cycle_model.cpp, "threads"): the same run, to the bit, on 1, 2 and
+// 3 threads (3: CUs not shared out evenly) — every cycle, counter, event,
+// wave span, per-pc column, hazard and LDS site, and the kernel's output
+// bytes.  Kernels with global memory traffic every quantum (rmsnorm), long
+// MFMA loops with double-buffered loads (gemm_bf16, the MXFP4 GEMM),
+// workgroups that differ and barriers every few hundred clocks (causal
+// attention), on the chip, sampled and fast-forwarded or in full, and on an
+// arch without the chip.
+struct Threaded {
+  timing::TimingResult timing;
+  app::FunctionalRun run;
+};
+
+Threaded threaded_run(const std::string& kernel, const std::vector<long long>& shape, int threads, bool sampled,
+                      const std::string& arch = "gfx950") {
+  const arch::Arch a = arch::load_arch(arch);
+  timing::Options o;
+  o.sample = o.fast_forward = sampled;
+  o.threads = threads;
+  timing::CycleModel model(a, o);
+  Threaded t;
+  t.run = testing::run_suite(kernel, arch, shape, 5, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { model.attach(e); },
+                             [&] { return !model.result().sampled_xcds; });
+  t.timing = model.result();
+  return t;
+}
+
+void expect_same_run(const Threaded& x, const Threaded& y, const std::string& what) {
+  const timing::TimingResult &a = x.timing, &b = y.timing;
+  ASSERT_EQ(a.cycles, b.cycles) << what;
+  EXPECT_EQ(a.wave_instructions, b.wave_instructions) << what;
+  EXPECT_EQ(a.global_bytes, b.global_bytes) << what;
+  EXPECT_EQ(a.l1_hits, b.l1_hits) << what;
+  EXPECT_EQ(a.mfma_busy, b.mfma_busy) << what;
+  EXPECT_EQ(a.valu_busy, b.valu_busy) << what;
+  EXPECT_EQ(a.lds_busy, b.lds_busy) << what;
+  EXPECT_EQ(a.stall_cycles, b.stall_cycles) << what;
+  EXPECT_EQ(a.chip.l2_hits, b.chip.l2_hits) << what;
+  EXPECT_EQ(a.chip.mall_hits, b.chip.mall_hits) << what;
+  EXPECT_EQ(a.chip.hbm_bytes, b.chip.hbm_bytes) << what;
+  EXPECT_EQ(a.l2_busy, b.l2_busy) << what;
+  EXPECT_EQ(a.hbm_busy, b.hbm_busy) << what;
+  ASSERT_EQ(a.counters.size(), b.counters.size()) << what;
+  for (std::size_t i = 0; i < a.counters.size(); ++i)
+    EXPECT_EQ(a.counters[i].value, b.counters[i].value) << what << ": " << a.counters[i].name;
+  ASSERT_EQ(a.events.size(), b.events.size()) << what;
+  for (std::size_t i = 0; i < a.events.size(); ++i) {
+    const timing::IssueEvent &p = a.events[i], &q = b.events[i];
+    ASSERT_TRUE(p.wave == q.wave && p.index == q.index && p.reason == q.reason && p.stall == q.stall &&
+                p.idle == q.idle && p.issue == q.issue && p.complete == q.complete)
+        << what << ": event " << i;
+  }
+  ASSERT_EQ(a.waves_spans.size(), b.waves_spans.size()) << what;
+  for (std::size_t i = 0; i < a.waves_spans.size(); ++i) {
+    const timing::WaveSpan &p = a.waves_spans[i], &q = b.waves_spans[i];
+    ASSERT_TRUE(p.wave == q.wave && p.workgroup == q.workgroup && p.cu == q.cu && p.simd == q.simd && p.slot == q.slot &&
+                p.start == q.start && p.end == q.end)
+        << what << ": wave span " << i;
+  }
+  ASSERT_EQ(a.per_instruction.size(), b.per_instruction.size()) << what;
+  for (std::size_t i = 0; i < a.per_instruction.size(); ++i) {
+    const timing::PcStats &p = a.per_instruction[i], &q = b.per_instruction[i];
+    ASSERT_TRUE(p.hits == q.hits && p.latency == q.latency && p.stall == q.stall && p.idle == q.idle &&
+                p.stall_by_reason == q.stall_by_reason)
+        << what << ": instruction " << i;
+  }
+  EXPECT_EQ(a.hazard_count, b.hazard_count) << what;
+  ASSERT_EQ(a.hazards.size(), b.hazards.size()) << what;
+  for (std::size_t i = 0; i < a.hazards.size(); ++i) EXPECT_EQ(a.hazards[i].cycle, b.hazards[i].cycle) << what;
+  ASSERT_EQ(x.run.stats.lds_sites.size(), y.run.stats.lds_sites.size()) << what;
+  for (std::size_t i = 0; i < x.run.stats.lds_sites.size(); ++i) {
+    const emu::LdsSite &p = x.run.stats.lds_sites[i], &q = y.run.stats.lds_sites[i];
+    EXPECT_TRUE(p.pc == q.pc && p.executions == q.executions && p.cycles == q.cycles &&
+                p.conflict_cycles == q.conflict_cycles && p.max_ways == q.max_ways)
+        << what << ": LDS site " << i;
+  }
+  EXPECT_TRUE(x.run.output == y.run.output) << what << ": output bytes";
+}
+
+TEST(CycleModel, ThreadsGiveTheSameRunToTheBit) {
+  struct Case {
+    std::string kernel;
+    std::vector<long long> shape;
+    bool sampled;
+    std::string arch = "gfx950";
+  };
+  const std::vector<Case> cases = {
+      {"rmsnorm_bf16", {4096, 1024}, true},
+      {"rmsnorm_bf16", {512, 2048}, false},
+      {"gemm_bf16", {1024, 1024, 512}, true},
+      {"gemm_bf16", {512, 512, 256}, false, "gfx942"},
+      {"gemm_mxfp4", {512, 512, 512}, false},
+      {"attention_fwd_d128", {4, 512, 1}, false},
+  };
+  for (const Case& c : cases) {
+    const Threaded one = threaded_run(c.kernel, c.shape, 1, c.sampled, c.arch);
+    for (int t : {2, 3}) expect_same_run(one, threaded_run(c.kernel, c.shape, t, c.sampled, c.arch), c.kernel + " on " + std::to_string(t) + " threads");
+  }
+}
+
+}  // namespace
+}  // namespace tilelab

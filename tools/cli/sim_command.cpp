@@ -117,6 +117,7 @@ app::TimedOptions timed_options(const po::variables_map& vm) {
   o.wave_budget = vm["max-wave-instructions"].as<std::uint64_t>();
   o.launch_budget = vm["max-launch-instructions"].as<std::uint64_t>();
   o.top = vm["top"].as<int>();
+  o.threads = vm["threads"].as<int>();
   return o;
 }
 
@@ -337,6 +338,8 @@ int run_sim(const std::vector<std::string>& args) {
       "so and scales the totals; the output is then incomplete, so the reference is\n"
       "not checked).  A regular grid (every workgroup the same instructions) of 5\n"
       "rounds or more is timed for 3 rounds and the rest extrapolated (fast-forward).\n"
+      "--threads N (default 0: one per core) simulates the CUs on N threads; the\n"
+      "result is the same to the bit whatever N (a kernel with global atomics runs on one).\n"
       "--all-xcds simulates every XCD but keeps the fast-forward (for orders that\n"
       "share data between XCDs, whose HBM traffic one XCD overstates); --full\n"
       "simulates every workgroup (use it when workgroups wait on each other).  With\n"
@@ -376,7 +379,7 @@ int run_sim(const std::vector<std::string>& args) {
       "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
       "max-cycles", po::value<std::uint64_t>()->default_value(timing::Options{}.max_cycles), "")(
       "max-memory", po::value<std::uint64_t>()->default_value(0), "")(
-      "top", po::value<int>()->default_value(10), "")("json", "")("target", po::value<std::string>(), "")(
+      "top", po::value<int>()->default_value(10), "")("threads", po::value<int>()->default_value(0), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
