@@ -802,6 +802,9 @@ void add_end_write_back(TimingResult& r, ChipMemory& chip, double xcds, int line
 
 }  // namespace
 
+// The clocks all CUs advance by before they meet again (dispatch()).
+constexpr std::uint64_t kQuantumClocks = 256;
+
 // ---- threads ---------------------------------------------------------------
 //
 // One quantum of every CU on several threads, with the single-threaded run's
@@ -945,6 +948,10 @@ int CycleModel::threads_for(const emu::Emulator& e, std::size_t cus) const {
   t = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(t), std::max<std::size_t>(cus, 1)));
   for (const isa::Instruction& in : e.program().instructions)
     if (in.text.find("atomic") != std::string::npos && in.text.rfind("ds_", 0) != 0) return 1;
+  // Deferring needs the chip's fastest answer (an L2 hit, beyond the L1's own
+  // latency) to come after the quantum's end (pending_times.hpp); an arch
+  // file with a faster L2 runs on one thread.
+  if (arch_.has_memory && arch_.memory.l2_latency - arch_.timing.l1_latency < static_cast<int>(kQuantumClocks)) return 1;
   return t;
 }
 
@@ -1063,7 +1070,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // All CUs advance together, one quantum at a time, so that they meet in
   // the L2s, the MALL and HBM at about the same simulated time.  The order
   // within a quantum is fixed (CU 0 first): the same inputs give the same run.
-  constexpr std::uint64_t kQuantum = 256;
+  constexpr std::uint64_t kQuantum = kQuantumClocks;
   // The fast-forward: a grid of at least kMinRoundsTimed + 2 rounds is timed
   // until the simulated L2s are nearly full (their steady state: a streaming
   // kernel's written lines start to be evicted to HBM only then) and at
