@@ -3,6 +3,7 @@
 #include "sim/timing/pending_times.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <exception>
 #include <mutex>
@@ -811,8 +812,8 @@ constexpr std::uint64_t kQuantumClocks = 256;
 // outcome to the bit.  The single-threaded run advances CU 0 through the
 // quantum, then CU 1, ...; what one CU does there reaches another only
 // through the chip (the L2 and beyond), the queue of workgroups its XCD's
-// CUs share, and the run's records.  So each thread runs its CUs through the
-// quantum at once, with their chip requests deferred (pending_times.hpp) and
+// CUs share, and the run's records.  So the threads take the CUs in order
+// and run each through the quantum, with their chip requests deferred (pending_times.hpp) and
 // each stopping early before anything that needs the others
 // (must_wait_for_others); then, in CU order, each CU's requests go to the
 // chip, its placeholders are settled, a CU that stopped early goes on to the
@@ -854,6 +855,7 @@ class CycleModel::Quanta {
     std::fill(done_.begin(), done_.end(), 0);
     std::fill(errors_.begin(), errors_.end(), nullptr);
     cursor_ = 0, failed_ = false;
+    next_ = 0;
     sync_.arrive_and_wait();
     phase(0);
     sync_.arrive_and_wait();
@@ -874,8 +876,11 @@ class CycleModel::Quanta {
   }
 
  private:
+  // Each thread takes the next CU in order until none is left: the threads
+  // stay busy until the quantum's last CUs, and the hand-over in CU order
+  // finds the CUs done about in that order.
   void phase(int t) {
-    for (std::size_t k = static_cast<std::size_t>(t); k < units_.size(); k += static_cast<std::size_t>(threads_)) {
+    for (std::size_t k; (k = next_.fetch_add(1, std::memory_order_relaxed)) < units_.size();) {
       try {
         live_[k] = units_[k]->run(limit_, tallies_[static_cast<std::size_t>(t)], true);
       } catch (...) {
@@ -926,6 +931,7 @@ class CycleModel::Quanta {
   std::vector<char> done_, live_;
   std::vector<std::exception_ptr> errors_;
   std::size_t cursor_ = 0;
+  std::atomic<std::size_t> next_{0};  // the next CU a thread takes
   bool failed_ = false, handing_over_ = false;
 };
 
