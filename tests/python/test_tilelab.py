@@ -285,6 +285,18 @@ def test_sim_samples_a_grid_that_fills_the_chip():
         t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True, cus=-5)
 
 
+def test_sim_threads_give_the_same_run():
+    one = t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True, threads=1)["timing"]
+    two = t.sim("rmsnorm_bf16", "gfx950", shape=(4096, 1024), timing=True, threads=2)["timing"]
+    assert one["cycles"] == two["cycles"] and one["counters"] == two["counters"]
+    for key in ("issue_events", "wave_spans", "per_instruction"):
+        a, b = one[key], two[key]
+        if isinstance(a, dict):
+            assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a), key
+        else:
+            assert np.array_equal(a, b), key
+
+
 def test_sim_checks_lds_for_races():
     r = t.sim("attention_fwd_d256", "gfx950", shape=(1, 128, 1), seed=2)
     assert r["pass"] and r["lds_races"] == {"count": 0, "first": []}
