@@ -18,7 +18,7 @@ void TextTable::add_row(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
-void TextTable::print(std::ostream& o) const {
+void TextTable::print(std::ostream& o, const std::string& indent) const {
   std::vector<std::size_t> width(columns_.size());
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = columns_[c].header.size();
@@ -33,7 +33,7 @@ void TextTable::print(std::ostream& o) const {
       s += columns_[c].align == Align::left ? text + pad : pad + text;
     }
     s.erase(s.find_last_not_of(' ') + 1);
-    o << s << '\n';
+    o << indent << s << '\n';
   };
   line([&](std::size_t c) -> const std::string& { return columns_[c].header; });
   for (const auto& row : rows_) line([&](std::size_t c) -> const std::string& { return row[c]; });

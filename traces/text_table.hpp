@@ -20,8 +20,9 @@ class TextTable {
   // missing ones are empty.
   void add_row(std::vector<std::string> cells);
   std::size_t rows() const { return rows_.size(); }
-  // Header, then the rows; each line ends in '\n' and carries no trailing blanks.
-  void print(std::ostream& o) const;
+  // Header, then the rows, each line after `indent`; each line ends in '\n'
+  // and carries no trailing blanks.
+  void print(std::ostream& o, const std::string& indent = "") const;
 
  private:
   std::vector<Column> columns_;

@@ -33,7 +33,7 @@ contains "sim rmsnorm smallest shape" "rmsnorm_bf16 on gfx942, rows=7,hidden=8, 
 sed 's/^banks = 64 .*/banks = 32/' "$(dirname "$0")/../../sim/arch/gfx950.toml" > "$tmp/banks32.toml"
 run sim gemm_bf16 --functional --shape 256,128,128 --seed 3 --arch "$tmp/banks32.toml" --out "$tmp/arch.h5"
 check "sim arch file exit" 0 "$rc"
-contains "sim arch file reaches the emulator" "ds_read_b128 v[140:143], v107                                16        64     2" "$out"
+contains "sim arch file reaches the emulator" "ds_read_b128 v[140:143], v107                      16         64     2" "$out"
 check "sim arch file hashes" "$(sha256sum "$tmp/banks32.toml" | cut -c1-64) $(sha256sum "$code_objects/gfx950/gemm_bf16.hsaco" | cut -c1-64)" \
   "$(/usr/bin/python3 - "$tmp/arch.h5" <<'PY'
 import sys, h5py
@@ -62,7 +62,7 @@ check "sim unknown kernel exit" 2 "$rc"
 contains "sim unknown kernel message" "no kernel named 'gemm_f16'" "$err"
 run sim lds_read_b128 --functional --shape 10 --seed 2 --arch gfx942
 check "sim microbenchmark exit" 0 "$rc"
-contains "sim microbenchmark site" "ds_read_b128 v[10:13], v1                                    10       560     8" "$out"
+contains "sim microbenchmark site" "ds_read_b128 v[10:13], v1        10        560     8" "$out"
 contains "sim microbenchmark no design" "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)" "$out"
 run sim gemm_bf16 --functional --shape 128,128,64 --code-objects "$tmp/none"
 check "sim missing code object exit" 1 "$rc"
@@ -73,7 +73,7 @@ run sim gemm_bf16 --timing --functional --shape 256,128,128 --seed 3 --out "$tmp
 check "timing gemm exit" 0 "$rc"
 contains "timing header" "gemm_bf16 on gfx950 (cycle model), M=256,N=128,K=128, seed 3: 2 workgroups on 2 of 256 CUs, 8 waves, " "$out"
 contains "timing limiter" "  limiter: " "$out"
-contains "timing hot table" "instruction                                          hits    latency      stall     idle  waits most on" "$out"
+contains "timing hot table" "    pc      instruction           hits  latency  stall  idle  waits most on" "$out"
 contains "timing counters" "SQ_INSTS_MFMA=" "$out"
 contains "timing hazards" "hazards: none" "$out"
 contains "timing assumptions" "timing.branch_taken_cycles (not public" "$out"

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "sim/arch/arch.hpp"
 #include "sim/emu/emulator.hpp"
@@ -14,6 +15,7 @@
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
+#include "traces/text_table.hpp"
 
 namespace tilelab::cli {
 
@@ -81,9 +83,13 @@ int coverage(const std::vector<std::string>& files) {
   std::printf("%llu kernels, %llu instructions; %zu opcodes the emulator cannot run (%llu instructions, %.1f%%)\n",
               static_cast<unsigned long long>(kernels), static_cast<unsigned long long>(total), rows.size(),
               static_cast<unsigned long long>(uncovered), total ? 100.0 * static_cast<double>(uncovered) / static_cast<double>(total) : 0.0);
-  if (!rows.empty()) std::printf("  %-48s %12s %8s\n", "opcode", "instructions", "kernels");
-  for (const auto& [op, use] : rows)
-    std::printf("  %-48s %12llu %8zu\n", op.c_str(), static_cast<unsigned long long>(use.count), use.kernels.size());
+  if (!rows.empty()) {
+    traces::TextTable t({{"opcode", traces::TextTable::Align::left}, {"instructions"}, {"kernels"}});
+    for (const auto& [op, use] : rows) t.add_row({op, std::to_string(use.count), std::to_string(use.kernels.size())});
+    std::ostringstream table;
+    t.print(table, "  ");
+    std::fputs(table.str().c_str(), stdout);
+  }
   std::printf("%llu of %llu kernels can run (%.0f%%):\n", static_cast<unsigned long long>(runnable),
               static_cast<unsigned long long>(kernels),
               kernels ? 100.0 * static_cast<double>(runnable) / static_cast<double>(kernels) : 0.0);

@@ -31,6 +31,7 @@
 
 #include "hw/emu/emu_device.hpp"
 #include "kernels/launch_file.hpp"
+#include "traces/text_table.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/roofline_plot.hpp"
 
@@ -68,16 +69,14 @@ void print_text(const emu::RunStats& stats, const std::string& arch, std::option
                 const char* no_design = "(a microbenchmark: its accesses are chosen at launch, no designed accesses to compare)") {
   print_races(stats.lds_races, same_in_reverse);
   std::printf("LDS sites (from the lanes' addresses, %s bank model):\n", arch.c_str());
-  std::printf("  %-8s %-52s %10s %9s %5s\n", "pc", "instruction", "executed", "conflicts", "ways");
-  for (const auto& s : stats.lds_sites) {
-    if (s.modelled)
-      std::printf("  %-8s %-52s %10llu %9llu %5d\n", pc_hex(s.pc).c_str(), s.text.c_str(),
-                  static_cast<unsigned long long>(s.executions), static_cast<unsigned long long>(s.conflict_cycles),
-                  s.max_ways);
-    else
-      std::printf("  %-8s %-52s %10llu %9s %5s\n", pc_hex(s.pc).c_str(), s.text.c_str(),
-                  static_cast<unsigned long long>(s.executions), "-", "-");
-  }
+  using Align = traces::TextTable::Align;
+  traces::TextTable sites({{"pc", Align::left}, {"instruction", Align::left}, {"executed"}, {"conflicts"}, {"ways"}});
+  for (const auto& s : stats.lds_sites)
+    sites.add_row({pc_hex(s.pc), s.text, std::to_string(s.executions), s.modelled ? std::to_string(s.conflict_cycles) : "-",
+                   s.modelled ? std::to_string(s.max_ways) : "-"});
+  std::ostringstream table;
+  sites.print(table, "  ");
+  std::fputs(table.str().c_str(), stdout);
   if (!has_design) {
     std::printf("%s\n", no_design);
     return;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 
 #include "app/run_json.hpp"
+#include "traces/text_table.hpp"
 
 namespace tilelab::cli {
 
@@ -90,15 +92,20 @@ void print_timing_text(const TimedRun& t) {
       std::printf(", %s %.1f%%", timing::reason_name(static_cast<timing::Reason>(k)),
                   100 * static_cast<double>(r.stall_cycles[static_cast<std::size_t>(k)]) / life);
   std::printf("\n  hottest instructions (the thread trace's per-pc columns, summed over waves):\n");
-  std::printf("    %-8s %-48s %8s %10s %10s %8s  %s\n", "pc", "instruction", "hits", "latency", "stall", "idle", "waits most on");
-  for (std::size_t i : app::hottest_instructions(r, t.top)) {
-    const auto& p = r.per_instruction[i];
-    const isa::Instruction& in = t.program->instructions[i];
-    std::string text = in.text.size() > 48 ? in.text.substr(0, 45) + "..." : in.text;
-    std::printf("    %-8s %-48s %8llu %10llu %10llu %8llu  %s\n", app::pc_hex(in.pc).c_str(), text.c_str(),
-                static_cast<unsigned long long>(p.hits), static_cast<unsigned long long>(p.latency),
-                static_cast<unsigned long long>(p.stall), static_cast<unsigned long long>(p.idle),
-                timing::reason_name(app::top_reason(p)));
+  {
+    using Align = traces::TextTable::Align;
+    traces::TextTable hot({{"pc", Align::left}, {"instruction", Align::left}, {"hits"}, {"latency"}, {"stall"}, {"idle"},
+                           {"waits most on", Align::left}});
+    for (std::size_t i : app::hottest_instructions(r, t.top)) {
+      const auto& p = r.per_instruction[i];
+      const isa::Instruction& in = t.program->instructions[i];
+      hot.add_row({app::pc_hex(in.pc), in.text.size() > 48 ? in.text.substr(0, 45) + "..." : in.text, std::to_string(p.hits),
+                   std::to_string(p.latency), std::to_string(p.stall), std::to_string(p.idle),
+                   timing::reason_name(app::top_reason(p))});
+    }
+    std::ostringstream table;
+    hot.print(table, "    ");
+    std::fputs(table.str().c_str(), stdout);
   }
   std::printf("  counters:");
   for (const auto& c : r.counters) std::printf(" %s=%s", c.name.c_str(), app::figure_text(c.value).c_str());
