@@ -244,6 +244,7 @@ class CycleModel::ComputeUnit {
     std::uint64_t last_vm = 0, last_lds = 0, mfma_done = 0;
     std::vector<PendingWrite> pending;
     std::unique_ptr<MfmaHazards> hazards;
+    Kind next_kind = Kind::plain;  // of the instruction at its pc (must_wait_for_others reads it often)
   };
   struct Group {
     emu::Emulator::Workgroup wg;
@@ -348,6 +349,7 @@ bool CycleModel::ComputeUnit::place(std::uint64_t at) {
     w.live = true;
     w.start = w.next_try = w.first_attempt = w.since = at;
     w.hazards = std::make_unique<MfmaHazards>(t_);
+    w.next_kind = table_[g.wg.waves[static_cast<std::size_t>(n)].pc].kind;
     waves_.push_back(std::move(w));
     const int wi = static_cast<int>(waves_.size() - 1);
     best->waves.push_back(wi);
@@ -533,6 +535,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   lds_cycles_ = lds_conflicts_ = 0;
   now_ = c;
   e_.step(memory_, g.wg, w.index);
+  w.next_kind = ew.done ? Kind::plain : table_[ew.pc].kind;
   ++instructions_;
   ++g.instructions;
 
@@ -665,11 +668,11 @@ bool CycleModel::ComputeUnit::must_wait_for_others(std::uint64_t c) {
   const Simd& s = simds_[c % simds_.size()];
   for (int wi : s.waves) {
     Wave& w = waves_[static_cast<std::size_t>(wi)];
-    if (!w.live || w.next_try > c) continue;
+    if (!w.live || w.next_try > c || (w.next_kind != Kind::endpgm && w.next_kind != Kind::waitcnt)) continue;
+    if (w.next_kind == Kind::endpgm) return true;
     const InstructionTiming& it = table_[groups_[static_cast<std::size_t>(w.group)].wg.waves[static_cast<std::size_t>(w.index)].pc];
-    if (it.kind == Kind::endpgm) return true;
     // (at most n outstanding only from limit_ on: more than n are not back before it)
-    if (it.kind == Kind::waitcnt && it.vmcnt >= 0 && it.lgkmcnt >= 0 && !w.at_barrier && c >= w.ready &&
+    if (it.vmcnt >= 0 && it.lgkmcnt >= 0 && !w.at_barrier && c >= w.ready &&
         w.vm.at_least(limit_) > static_cast<std::size_t>(it.vmcnt) &&
         w.lgkm.at_least(limit_) > static_cast<std::size_t>(it.lgkmcnt) && w.vm.has_pending())
       return true;
