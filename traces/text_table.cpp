@@ -39,12 +39,6 @@ void TextTable::print(std::ostream& o, const std::string& indent) const {
   for (const auto& row : rows_) line([&](std::size_t c) -> const std::string& { return row[c]; });
 }
 
-std::string fixed(double v, int decimals) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(decimals) << v;
-  return s.str();
-}
-
 std::string number(double v) {
   std::ostringstream s;
   if (v == std::floor(v) && std::fabs(v) < 1e15) s << std::fixed << std::setprecision(0) << v;

@@ -29,8 +29,6 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// `v` with `decimals` digits after the point (std::fixed).
-std::string fixed(double v, int decimals);
 // A counter's value: a whole number in full (37862423664), else 6 significant digits.
 std::string number(double v);
 

@@ -89,82 +89,90 @@ void multiply(const float* __restrict at, const float* __restrict b, float* __re
     }
 }
 
-template <int R, int K, Elem EA, Elem EB>
-void mfma(Wave& w, const Op& op, Env& env) {
-  static_assert(bits(EA) == bits(EB));
-  constexpr int G = 64 / R, P = K / G, PerReg = 32 / bits(EA);
+// ---- the dense layout, shared by the float and integer forms ----
+// A and B: lane R*g + x holds row x of A (column x of B), elements k = P*g
+// .. P*g + P-1 (P = K / G, G = 64 / R), PerReg of them to a 32-bit register,
+// low first; into at[k][row] and b[k][col]: lane group g's R consecutive
+// lanes fill one contiguous row, so the copies vectorise.  C and D: register
+// r, lane R*g + j holds element (4*G*(r/4) + 4*g + r%4, j).
+
+// Refuses what the dense forms do not implement.
+void refuse_broadcast(const Op& op) {
   const Modifiers& m = op.t.mods;
   if (m.cbsz || m.abid || m.blgp)
     throw EmuError("MFMA broadcast modifiers (cbsz/abid/blgp) are not implemented");
-  // at[k][i] = A[i][k] and b[k][j]: lane group g's 16 (or 32) consecutive
-  // lanes fill one contiguous row, so the copies vectorise.
-  float at[K][R], b[K][R], acc[R][R];
-  const Operand &A = O(op, 1), &B = O(op, 2), &C = O(op, 3), &D = O(op, 0);
+}
+
+template <int R, int K, int PerReg, class T, class DecodeA, class DecodeB>
+void load_dense_ab(Wave& w, const Op& op, T (&at)[K][R], T (&b)[K][R], DecodeA decode_a, DecodeB decode_b) {
+  constexpr int G = 64 / R, P = K / G;
   for (int p = 0; p < P; ++p) {
-    const u32 *ra = vector_reg(w, A, p / PerReg), *rb = vector_reg(w, B, p / PerReg);
+    const u32 *ra = vector_reg(w, O(op, 1), p / PerReg), *rb = vector_reg(w, O(op, 2), p / PerReg);
     for (int g = 0; g < G; ++g)
       for (int x = 0; x < R; ++x) {
-        at[P * g + p][x] = element<EA>(ra[R * g + x], p % PerReg, env.ocp_fp8);
-        b[P * g + p][x] = element<EB>(rb[R * g + x], p % PerReg, env.ocp_fp8);
+        at[P * g + p][x] = decode_a(ra[R * g + x], p % PerReg);
+        b[P * g + p][x] = decode_b(rb[R * g + x], p % PerReg);
       }
-  }
-  // D/C register r, lane R*g + j holds element (4*G*(r/4) + 4*g + r%4, j).
-  constexpr int Regs = R * R / kLanes;
-  for (int r = 0; r < Regs; ++r) {
-    const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
-    const float cval = as_f32(C.loc == Loc::Const ? C.bits32() : 0);
-    for (int g = 0; g < G; ++g)
-      for (int j = 0; j < R; ++j) acc[4 * G * (r / 4) + 4 * g + r % 4][j] = c ? as_f32(c[R * g + j]) : cval;
-  }
-  multiply<R, K>(&at[0][0], &b[0][0], &acc[0][0]);
-  for (int r = 0; r < Regs; ++r) {
-    u32* d = vector_reg(w, D, r);
-    for (int g = 0; g < G; ++g)
-      for (int j = 0; j < R; ++j) d[R * g + j] = bits_of(acc[4 * G * (r / 4) + 4 * g + r % 4][j]);
   }
 }
 
-// ---- v_mfma_i32_16x16x32_i8 ----
-// The dense layout of mfma() above with signed 8-bit elements and 32-bit
-// integer sums ([M] AMD's matrix instruction calculator for CDNA3, as
-// reported: A and B row = lane % 16, k = 8 * (lane / 16) + byte, 2 VGPRs;
-// C/D row = 4 * (lane / 16) + register, column = lane % 16; [O] ISA §7.1.4's
-// dense rule gives the same).  Sums wrap modulo 2^32 ([I]: no source says
-// whether the accumulation saturates; no K the suite or AMD's kernels use
-// comes near it: 127 x 127 x 65536 < 2^31).
-template <int R, int K>
-void mfma_i8(Wave& w, const Op& op, Env&) {
-  constexpr int G = 64 / R, P = K / G;
-  const Modifiers& m = op.t.mods;
-  if (m.cbsz || m.abid || m.blgp)
-    throw EmuError("MFMA broadcast modifiers (cbsz/abid/blgp) are not implemented");
-  std::int32_t at[K][R], b[K][R];
-  std::int64_t acc[R][R];
-  const Operand &A = O(op, 1), &B = O(op, 2), &C = O(op, 3), &D = O(op, 0);
-  for (int p = 0; p < P; ++p) {
-    const u32 *ra = vector_reg(w, A, p / 4), *rb = vector_reg(w, B, p / 4);
-    for (int g = 0; g < G; ++g)
-      for (int x = 0; x < R; ++x) {
-        at[P * g + p][x] = static_cast<std::int8_t>(ra[R * g + x] >> (8 * (p % 4)));
-        b[P * g + p][x] = static_cast<std::int8_t>(rb[R * g + x] >> (8 * (p % 4)));
-      }
-  }
-  constexpr int Regs = R * R / kLanes;
+template <int R, class T, class FromBits>
+void load_dense_c(Wave& w, const Op& op, T (&acc)[R][R], FromBits from_bits) {
+  constexpr int G = 64 / R, Regs = R * R / kLanes;
+  const Operand& C = O(op, 3);
   for (int r = 0; r < Regs; ++r) {
     const u32* c = C.loc == Loc::Const ? nullptr : vector_reg(w, C, r);
-    const u32 cval = C.loc == Loc::Const ? C.bits32() : 0;
+    const u32 constant = C.loc == Loc::Const ? C.bits32() : 0;
     for (int g = 0; g < G; ++g)
-      for (int j = 0; j < R; ++j)
-        acc[4 * G * (r / 4) + 4 * g + r % 4][j] = static_cast<std::int32_t>(c ? c[R * g + j] : cval);
+      for (int j = 0; j < R; ++j) acc[4 * G * (r / 4) + 4 * g + r % 4][j] = from_bits(c ? c[R * g + j] : constant);
   }
+}
+
+template <int R, class T, class ToBits>
+void store_dense_d(Wave& w, const Op& op, const T (&acc)[R][R], ToBits to_bits) {
+  constexpr int G = 64 / R, Regs = R * R / kLanes;
+  for (int r = 0; r < Regs; ++r) {
+    u32* d = vector_reg(w, O(op, 0), r);
+    for (int g = 0; g < G; ++g)
+      for (int j = 0; j < R; ++j) d[R * g + j] = to_bits(acc[4 * G * (r / 4) + 4 * g + r % 4][j]);
+  }
+}
+
+template <int R, int K, Elem EA, Elem EB>
+void mfma(Wave& w, const Op& op, Env& env) {
+  static_assert(bits(EA) == bits(EB));
+  refuse_broadcast(op);
+  float at[K][R], b[K][R], acc[R][R];
+  const bool ocp = env.ocp_fp8;
+  load_dense_ab<R, K, 32 / bits(EA)>(
+      w, op, at, b, [ocp](u32 word, int i) { return element<EA>(word, i, ocp); },
+      [ocp](u32 word, int i) { return element<EB>(word, i, ocp); });
+  load_dense_c<R>(w, op, acc, [](u32 x) { return as_f32(x); });
+  multiply<R, K>(&at[0][0], &b[0][0], &acc[0][0]);
+  store_dense_d<R>(w, op, acc, [](float x) { return bits_of(x); });
+}
+
+// ---- v_mfma_i32_16x16x32_i8 ----
+// The dense layout above with signed 8-bit elements and 32-bit integer sums
+// ([M] AMD's matrix instruction calculator for CDNA3, as reported: A and B
+// row = lane % 16, k = 8 * (lane / 16) + byte, 2 VGPRs; C/D row =
+// 4 * (lane / 16) + register, column = lane % 16; [O] ISA §7.1.4's dense
+// rule gives the same).  Sums wrap modulo 2^32 ([I]: no source says whether
+// the accumulation saturates; no K the suite or AMD's kernels use comes near
+// it: 127 x 127 x 65536 < 2^31).  Broadcast modifiers are refused with one
+// line, as for every dense form: none of the code the emulator runs uses them.
+template <int R, int K>
+void mfma_i8(Wave& w, const Op& op, Env&) {
+  refuse_broadcast(op);
+  std::int32_t at[K][R], b[K][R];
+  std::int64_t acc[R][R];
+  auto byte = [](u32 word, int i) { return static_cast<std::int32_t>(static_cast<std::int8_t>(word >> (8 * i))); };
+  load_dense_ab<R, K, 4>(w, op, at, b, byte, byte);
+  load_dense_c<R>(w, op, acc, [](u32 x) { return static_cast<std::int64_t>(static_cast<std::int32_t>(x)); });
   for (int i = 0; i < R; ++i)
     for (int k = 0; k < K; ++k)
       for (int j = 0; j < R; ++j) acc[i][j] += static_cast<std::int64_t>(at[k][i]) * b[k][j];
-  for (int r = 0; r < Regs; ++r) {
-    u32* d = vector_reg(w, D, r);
-    for (int g = 0; g < G; ++g)
-      for (int j = 0; j < R; ++j) d[R * g + j] = static_cast<u32>(acc[4 * G * (r / 4) + 4 * g + r % 4][j]);
-  }
+  store_dense_d<R>(w, op, acc, [](std::int64_t x) { return static_cast<u32>(x); });
 }
 
 // ---- v_mfma{,_scale}_f32_16x16x128_f8f6f4 and _32x32x64_f8f6f4 (gfx950) ----

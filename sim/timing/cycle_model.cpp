@@ -62,7 +62,7 @@ class Outstanding {
     for (std::uint64_t d : q_) m = std::max(m, d);
     return m;
   }
-  // Entries not back before `t` (placeholders included).
+  // Entries not back before `t` (pending cycles included).
   std::size_t at_least(std::uint64_t t) const {
     std::size_t n = 0;
     for (std::uint64_t d : q_) n += d >= t;
@@ -162,7 +162,7 @@ class CycleModel::ComputeUnit {
 
   // Places the next workgroup of its queue at cycle `at` if it fits.
   bool place(std::uint64_t at);
-  // Replaces every placeholder by its cycle once the chip has been given this
+  // Replaces every pending cycle by its cycle once the chip has been given this
   // quantum's deferred requests (in CU order: the single-threaded order).
   void settle();
   // Runs every cycle before `limit`; false once no wave is left.
@@ -278,7 +278,7 @@ class CycleModel::ComputeUnit {
   int cu_, max_workgroups_;
   std::vector<Simd> simds_;
   std::vector<LdsPort> ports_;
-  PendingTimes pending_;                   // this quantum's placeholders (threads only)
+  PendingTimes pending_;                   // this quantum's pending cycles (threads only)
   std::unique_ptr<MemoryBeyondL1> beyond_;  // the CU's way into the chip (or its memory share)
   DeferringPort port_;                     // beyond_, deferred while the CU runs beside others
   VectorMemory vmem_;
@@ -708,7 +708,7 @@ void CycleModel::ComputeUnit::slot(std::uint64_t c) {
     if (until > c) {
       if (why != w.reason) note(w, why, c);
       // Beside other CUs, a wait past the quantum's end may rest on a
-      // placeholder: the wave looks again in the next quantum, with the
+      // pending cycle: the wave looks again in the next quantum, with the
       // cycles known (it finds the same reason and cycle then).
       w.next_try = parallel_ && until >= limit_ ? limit_ : until;
       continue;
@@ -819,7 +819,7 @@ constexpr std::uint64_t kQuantumClocks = 256;
 // and run each through the quantum, with their chip requests deferred (pending_times.hpp) and
 // each stopping early before anything that needs the others
 // (must_wait_for_others); then, in CU order, each CU's requests go to the
-// chip, its placeholders are settled, a CU that stopped early goes on to the
+// chip, its pending cycles are settled, a CU that stopped early goes on to the
 // quantum's end alone, and its records join the run's.  That hand-over runs
 // on whichever thread finishes the next CU in order, beside the others'
 // work.  Kernels with global atomics run on one thread: their workgroups

@@ -2,18 +2,18 @@
 // "Threads"), the CUs of one quantum run at once and their L1 misses cannot
 // reach the shared L2 in the order the single-threaded run sends them (CU 0's
 // whole quantum first, then CU 1's ...).  Each CU therefore records its
-// requests and goes on with placeholders; at the quantum's end the requests
-// go to the chip in that order, and every placeholder is replaced by its
+// requests and goes on with pending cycles; at the quantum's end the requests
+// go to the chip in that order, and every pending cycle is replaced by its
 // cycle.  This works because nothing a CU decides within a quantum depends on
 // such a cycle: the L2 answers no sooner than l2_latency - l1_latency clocks
 // (280 on gfx950) after the request, later than the quantum's end (256), so
-// every placeholder stands for a cycle after it.
+// every pending cycle stands for a cycle after it.
 //
-// A placeholder is kPending | node.  A node's cycle is the largest of a
+// A pending cycle is kPending | node.  A node's cycle is the largest of a
 // known cycle and earlier nodes' cycles, plus a constant: what an
 // instruction's completion is made of (its lines' returns, the L1's own
 // time, the wave's previous load in vmcnt order, the L1 latency).  Every
-// placeholder compares greater than any real cycle, which is what the
+// pending cycle compares greater than any real cycle, which is what the
 // quantum needs of it: "not before the quantum's end".
 #pragma once
 #include <cstdint>
@@ -30,7 +30,7 @@ class PendingTimes {
 
   // A request to the memory beyond the L1, answered at flush().
   std::uint64_t defer(std::uint64_t cycle, std::uint64_t line, int bytes, bool store);
-  // max(known, terms...) + add, a placeholder when a term is one.
+  // max(known, terms...) + add, a pending cycle when a term is one.
   std::uint64_t max_plus(std::uint64_t known, const std::uint64_t* terms, std::size_t count, std::uint64_t add);
   std::uint64_t max_plus(std::uint64_t known, const std::vector<std::uint64_t>& terms, std::uint64_t add) {
     return max_plus(known, terms.data(), terms.size(), add);
@@ -39,7 +39,7 @@ class PendingTimes {
   // Sends the deferred requests to `beyond` in the order they were made and
   // works out every node.
   void flush(MemoryBeyondL1& beyond);
-  // The cycle `t` stands for (t itself when it is not a placeholder); after flush().
+  // The cycle `t` stands for (t itself when it is not a pending cycle); after flush().
   std::uint64_t value(std::uint64_t t) const;
   void clear();
 
@@ -59,8 +59,8 @@ class PendingTimes {
   std::vector<Request> requests_;
 };
 
-// The largest of several cycles, some of them perhaps placeholders; finish()
-// gives max + add (a placeholder when any term was one).
+// The largest of several cycles, some of them perhaps pending cycles; finish()
+// gives max + add (a pending cycle when any term was one).
 class CycleMax {
  public:
   explicit CycleMax(PendingTimes* table) : table_(table) {}
@@ -71,7 +71,7 @@ class CycleMax {
   }
   std::uint64_t finish(std::uint64_t add) {
     if (count_ == 0) return known_ + add;
-    if (!more_.empty()) {  // rare: more placeholders than fit inline
+    if (!more_.empty()) {  // rare: more pending cycles than fit inline
       more_.insert(more_.begin(), inline_, inline_ + count_);
       return table_->max_plus(known_, more_, add);
     }
@@ -82,7 +82,7 @@ class CycleMax {
   static constexpr std::size_t kInline = 32;
   PendingTimes* table_;
   std::uint64_t known_ = 0;
-  std::uint64_t inline_[kInline];  // placeholders, without an allocation per instruction
+  std::uint64_t inline_[kInline];  // pending cycles, without an allocation per instruction
   std::size_t count_ = 0;
   std::vector<std::uint64_t> more_;
 };
@@ -94,13 +94,11 @@ class DeferringPort final : public MemoryBeyondL1 {
  public:
   DeferringPort(MemoryBeyondL1& inner, PendingTimes& table) : inner_(inner), table_(table) {}
   void set_deferring(bool on) { deferring_ = on; }
-  bool deferring() const { return deferring_; }
   std::uint64_t request(std::uint64_t cycle, std::uint64_t line, int bytes, bool store) override {
     return deferring_ ? table_.defer(cycle, line, bytes, store) : inner_.request(cycle, line, bytes, store);
   }
   std::uint64_t bytes_moved() const override { return inner_.bytes_moved(); }
   double busy_cycles() const override { return inner_.busy_cycles(); }
-  MemoryBeyondL1& inner() { return inner_; }
 
  private:
   MemoryBeyondL1& inner_;

@@ -130,7 +130,7 @@ void VectorMemory::settle(const PendingTimes& pending) {
   for (Way& w : ways_) w.ready = pending.value(w.ready);
   bool any = false;
   for (InFlight& f : in_flight_) any = any || PendingTimes::pending(f.back), f.back = pending.value(f.back);
-  // Placeholders sat at the end; in return order again (equal returns in any
+  // Pending cycles sat at the end; in return order again (equal returns in any
   // order: they are alike).
   if (any) std::stable_sort(in_flight_.begin(), in_flight_.end(), [](const InFlight& a, const InFlight& b) { return a.back < b.back; });
 }

@@ -53,7 +53,7 @@ class PendingTimes;
 
 class VectorMemory {
  public:
-  // `pending`: where placeholders for cycles the chip has not given yet are
+  // `pending`: where cycles the chip has not given yet (pending cycles) are
   // made (a CU running its quantum beside others: pending_times.hpp); null
   // when `beyond` always answers at once.
   VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond, PendingTimes* pending = nullptr);
@@ -65,7 +65,7 @@ class VectorMemory {
   // more (== now when there is room).
   std::uint64_t room_for(std::uint64_t now, int bytes);
 
-  // Replaces every placeholder the L1 holds (lines' arrival, misses in flight) by its cycle.
+  // Replaces every pending cycle the L1 holds (lines' arrival, misses in flight) by its cycle.
   void settle(const PendingTimes& pending);
 
   std::uint64_t l1_hits() const { return hits_; }

@@ -189,7 +189,7 @@ TEST(ChipMemory, KernelEndWritesBackTheDirtyLines) {
 namespace tilelab {
 namespace {
 
-// sim/timing/pending_times: placeholders for cycles the chip has not given,
+// sim/timing/pending_times: cycles the chip has not given yet (pending cycles),
 // worked out by hand.  The memory answers a request at cycle + 300 (+ 1000
 // for a store), and records the order it was asked in.
 struct Recorder final : timing::MemoryBeyondL1 {
@@ -202,7 +202,7 @@ struct Recorder final : timing::MemoryBeyondL1 {
   double busy_cycles() const override { return 0; }
 };
 
-TEST(PendingTimes, PlaceholdersBecomeTheirCyclesInRequestOrder) {
+TEST(PendingTimes, PendingCyclesBecomeKnownInRequestOrder) {
   using timing::PendingTimes;
   PendingTimes p;
   const std::uint64_t a = p.defer(10, 7, 128, false), b = p.defer(20, 3, 64, true);
@@ -211,7 +211,7 @@ TEST(PendingTimes, PlaceholdersBecomeTheirCyclesInRequestOrder) {
   // max(50, a, b) + 120, then max(that, 5000): a node over a node.
   const std::uint64_t n = p.max_plus(50, {a, 7, b}, 120);
   const std::uint64_t m = p.max_plus(5000, {n}, 0);
-  EXPECT_EQ(p.max_plus(40, {7, 90}, 5), 95u);  // no placeholder among the terms: a plain cycle
+  EXPECT_EQ(p.max_plus(40, {7, 90}, 5), 95u);  // no pending cycle among the terms: a plain cycle
   timing::CycleMax plain(&p);
   plain.add(3), plain.add(8);
   EXPECT_EQ(plain.finish(2), 10u);
