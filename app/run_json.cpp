@@ -29,6 +29,13 @@ Json races_json(const emu::LdsRaceLog& races) {
   return {{"count", races.count}, {"first", first}};
 }
 
+Json chip_bound_json(const kernels::ChipBound& c) {
+  Json levels = Json::object();
+  for (const auto& l : c.levels) levels[l.level] = {{"bytes", l.bytes}, {"cycles", l.cycles}};
+  return {{"cycles", c.cycles},       {"microseconds", c.microseconds()}, {"limiter", c.limiter},
+          {"launch_cycles", c.launch_cycles}, {"levels", levels}};
+}
+
 Json functional_json(const SuiteTarget& target, const FunctionalRun& r, const std::vector<LdsKindRow>& rows) {
   Json j = {{"kernel", target.spec->name},         {"arch", r.arch},
             {"shape", shape_text(*target.spec, r.shape)}, {"seed", r.seed},
@@ -128,6 +135,7 @@ Json timing_json(const TimedRun& t) {
                                       std::max({t.bound->mfma_cycles, t.bound->lds_cycles, t.bound->global_cycles_reused})},
                                      {"limiter", t.bound->limiter}}
                               : Json(nullptr);
+  j["chip_bound"] = t.chip_bound ? chip_bound_json(*t.chip_bound) : Json(nullptr);
   j["reference"] = t.reference ? Json{{"pass", t.reference->pass},
                                       {"max_rel_error", t.reference->max_rel_error},
                                       {"tolerance", t.reference->tolerance}}

@@ -9,6 +9,7 @@
 
 #include "app/functional_run.hpp"
 #include "app/json.hpp"
+#include "kernels/chip_bound.hpp"
 #include "app/timed_run.hpp"
 #include "traces/store.hpp"
 
@@ -19,6 +20,10 @@ std::string pc_hex(std::uint64_t pc);
 // A figure as text with 9 significant digits ("%.9g"): counters and clocks in
 // the text report and the stored device name.
 std::string figure_text(double v);
+
+// The whole-chip bound of `tilelab check` (kernels/chip_bound.hpp): cycles,
+// microseconds, limiter, launch cycles and each level's bytes and cycles.
+Json chip_bound_json(const kernels::ChipBound& c);
 
 // The LDS race check: count and the first pairs.
 Json races_json(const emu::LdsRaceLog& races);

@@ -36,7 +36,12 @@ std::unique_ptr<TimedKernelRun> run_timed(const SuiteTarget& target, const Timed
       },
       [&] { return !model.result().sampled_xcds; });
   if (!have_program) throw timing::TimingError(spec.name + ": the pass did not launch it");
-  if (spec.work) run->bound = kernels::design_check(spec, target.arch, std::nullopt, target.shape).bound;
+  if (spec.work) {
+    const kernels::DesignReport design = kernels::design_check(spec, target.arch, std::nullopt, target.shape);
+    run->bound = design.bound;
+    // The chip bound holds for the whole chip only (a run on fewer CUs has less of every level).
+    if (options.cus == 0 || options.cus == arch::chip_cus(target.arch)) run->chip_bound = design.chip;
+  }
   TimedRun& t = run->view;
   const FunctionalRun& r = run->functional;
   t.kernel = spec.name;
@@ -52,6 +57,7 @@ std::unique_ptr<TimedKernelRun> run_timed(const SuiteTarget& target, const Timed
   t.top = options.top;
   t.before = r.before;
   t.bound = run->bound;
+  t.chip_bound = run->chip_bound;
   return run;
 }
 

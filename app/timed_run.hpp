@@ -34,6 +34,7 @@ struct TimedRun {
   const timing::TimingResult* timing = nullptr;
   const isa::Program* program = nullptr;
   std::optional<kernels::TileBound> bound;      // the static bound of `tilelab check`, when the spec has one
+  std::optional<kernels::ChipBound> chip_bound; // its whole-chip bound, when the run has the whole chip
   double model_seconds = 0;                     // wall time of the timed run (printed, never stored)
   int top = 10;                                 // hottest instructions shown
   std::vector<std::string> before;              // kernels of the pass that ran first, not in these figures
@@ -71,6 +72,7 @@ struct TimedKernelRun {
   std::unique_ptr<timing::CycleModel> model;
   isa::Program program;                         // the timed (last) dispatch's
   std::optional<kernels::TileBound> bound;
+  std::optional<kernels::ChipBound> chip_bound;
   TimedRun view;                                // points into the members above
   TimedKernelRun() = default;
   TimedKernelRun(const TimedKernelRun&) = delete;

@@ -111,6 +111,8 @@ DesignReport design_check(const KernelSpec& spec, const arch::Arch& a, const std
     const std::string broken = spec.shape_violations(sh);
     if (!broken.empty()) throw std::invalid_argument(broken);
     rep.bound = bound_of(spec, a, sh, rep.accesses);
+    if (a.has_timing && a.has_memory && rep.bound->work.tiles_read)
+      rep.chip = chip_bound(rep.bound->work, a, spec.waves(a.wave_size), rep.bound->mfma_cycles, rep.bound->lds_cycles);
   } else if (shape) {
     throw std::invalid_argument(spec.name + " takes no shape (a microbenchmark: its pattern is chosen at launch)");
   }

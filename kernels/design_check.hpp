@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/chip_bound.hpp"
 #include "kernels/spec.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/lds/occupancy.hpp"
@@ -58,6 +59,9 @@ struct DesignReport {
   std::vector<std::string> problems;           // empty: the design is clean
   std::vector<std::string> notes;              // assumed arch figures used
   std::optional<TileBound> bound;              // when the spec describes its work
+  // The whole-chip bound, when the arch has a chip ([timing] and [memory])
+  // and the spec says which tiles its workgroups read.
+  std::optional<ChipBound> chip;
 };
 
 // Throws std::invalid_argument when the spec is not for this arch, the shape

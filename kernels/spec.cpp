@@ -24,6 +24,14 @@ long long KernelSpec::lds_bytes() const {
   return b;
 }
 
+std::function<std::vector<GlobalTile>(long long)> gemm_tiles_read(
+    long long cols, long long a_bytes, long long b_bytes, std::function<long long(long long, long long)> b_panel) {
+  return [=](long long w) {
+    const long long row = w / cols, col = w % cols;
+    return std::vector<GlobalTile>{{tile_key(0, row), a_bytes}, {tile_key(1, b_panel ? b_panel(row, col) : col), b_bytes}};
+  };
+}
+
 std::string KernelSpec::shape_violations(const std::vector<long long>& shape) const {
   if (shape.size() != shape_dims.size()) {
     std::string dims;

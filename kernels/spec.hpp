@@ -48,6 +48,18 @@ struct LdsAccess {
   std::uint64_t active = ~0ull;               // when !tv
 };
 
+// A piece of global memory a workgroup reads whole: workgroups that read the
+// same `key` read the same bytes (a GEMM's A panel of one tile row, one
+// head's K and V), so an L2 or the Infinity Cache can serve it to all of them
+// after the first.  Keys name the operand in their top byte (tile_key).
+struct GlobalTile {
+  std::uint64_t key = 0;
+  long long bytes = 0;
+};
+constexpr std::uint64_t tile_key(int operand, long long index) {
+  return (static_cast<std::uint64_t>(operand) << 56) | static_cast<std::uint64_t>(index);
+}
+
 // One workgroup's work for a problem shape, for the per-tile bound.
 struct TileWork {
   long long workgroups = 0;
@@ -57,7 +69,18 @@ struct TileWork {
   long long lds_repeats = 0;       // times the designed LDS accesses repeat (pipeline steps)
   long long global_bytes = 0;      // bytes the workgroup reads and writes in global memory
   long long problem_bytes = 0;     // bytes of the whole problem, each read or written once
+  // Which global tiles each workgroup reads, for the levels below the L1
+  // (chip_bound.hpp); empty when the spec does not say.
+  std::function<std::vector<GlobalTile>(long long workgroup)> tiles_read;
+  long long bytes_written = 0;     // global bytes each workgroup writes
 };
+
+// A GEMM's tiles: workgroup w computes C tile (w / cols, w % cols) (the grid's
+// row-major order) and reads A panel `row` (`a_bytes`) and B panel
+// `b_panel(row, col)` (`b_bytes`) whole.
+std::function<std::vector<GlobalTile>(long long)> gemm_tiles_read(
+    long long cols, long long a_bytes, long long b_bytes,
+    std::function<long long(long long row, long long col)> b_panel = nullptr);
 
 struct ShapeRule {
   std::string text;  // "K % 64 == 0"

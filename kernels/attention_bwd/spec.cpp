@@ -96,7 +96,9 @@ KernelSpec backward_spec(int D, bool tr) {
     const long long tile_bytes = 2LL * 64 * D * 2;  // two tensors of the other side per tile
     return TileWork{v[0] * 2 * blocks, k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16", mfma, false,
                     tiles, tiles * tile_bytes + 2LL * 64 * D * 2 + 2LL * 64 * D * 2 + 64 * 8,
-                    v[0] * S * (8LL * D * 2 + 8)};
+                    v[0] * S * (8LL * D * 2 + 8),
+                    // Which tiles each workgroup shares is not described (no whole-chip bound).
+                    nullptr, 0};
   };
   return s;
 }
@@ -119,7 +121,9 @@ KernelSpec preprocess_spec(int D) {
   s.example_shapes = {{16, 4096}, {1, 100}, {3, 64}};
   s.work = [D](const std::vector<long long>& v, const std::string&) {
     const long long rows = v[0] * v[1];
-    return TileWork{(rows + 15) / 16, "", 0, false, 1, 16LL * (2 * D * 2 + 4), rows * (2LL * D * 2 + 4)};
+    // Workgroup w: rows 16w.. of O and dO in, their 16 deltas out.
+    auto tiles = [D](long long w) { return std::vector<GlobalTile>{{tile_key(0, w), 16LL * 2 * D * 2}}; };
+    return TileWork{(rows + 15) / 16, "", 0, false, 1, 16LL * (2 * D * 2 + 4), rows * (2LL * D * 2 + 4), tiles, 16 * 4};
   };
   return s;
 }

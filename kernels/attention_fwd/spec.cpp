@@ -7,6 +7,21 @@
 namespace tilelab::kernels {
 
 namespace {
+
+// Workgroup w = bh * blocks + b (grid x: query block, y: batch-head) reads its
+// own query block (q_rows x D) and its head's K and V in kv_rows-key tiles:
+// all of them, or (causal) those up to the end of its query block.
+std::function<std::vector<GlobalTile>(long long)> attention_tiles_read(long long S, long long q_rows, long long kv_rows,
+                                                                       long long D, bool causal) {
+  const long long blocks = S / q_rows, kv_tiles = S / kv_rows;
+  return [=](long long w) {
+    const long long bh = w / blocks, b = w % blocks;
+    const long long seen = causal ? (b + 1) * q_rows / kv_rows : kv_tiles;
+    std::vector<GlobalTile> t{{tile_key(0, w), q_rows * D * 2}};
+    for (long long k = 0; k < seen; ++k) t.push_back({tile_key(1, bh * kv_tiles + k), 2 * kv_rows * D * 2});
+    return t;
+  };
+}
 Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std::move(stride)); }
 
 KernelSpec attention_spec(int D) {
@@ -55,8 +70,10 @@ KernelSpec attention_spec(int D) {
     const bool k16 = arch == "gfx942";
     const long long mfma = tiles * 8 * (4 * D / 32 + 2 * D / 16) * (k16 ? 2 : 1);
     const long long tile_bytes = 2LL * 64 * D * 2;  // K and V
-    return TileWork{v[0] * blocks, k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
-                    tiles * tile_bytes + 2LL * 128 * D * 2 + 128 * 4, v[0] * S * (4LL * D * 2 + 4)};
+    TileWork w{v[0] * blocks, k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
+               tiles * tile_bytes + 2LL * 128 * D * 2 + 128 * 4, v[0] * S * (4LL * D * 2 + 4),
+               attention_tiles_read(S, 128, 64, D, v[2] != 0), 128LL * D * 2 + 128 * 4};
+    return w;
   };
   return s;
 }
@@ -113,8 +130,10 @@ KernelSpec attention_d256_spec() {
     // Per tile and wave: partial S^T 2 x 4 MFMAs, O^T half 8; 8 waves.
     const long long mfma = tiles * 8 * (8 + 8);
     const long long tile_bytes = 2LL * 32 * 256 * 2;  // K and V
-    return TileWork{v[0] * blocks, "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
-                    tiles * tile_bytes + 2LL * 64 * 256 * 2 + 64 * 4, v[0] * S * (4LL * 256 * 2 + 4)};
+    TileWork w{v[0] * blocks, "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
+               tiles * tile_bytes + 2LL * 64 * 256 * 2 + 64 * 4, v[0] * S * (4LL * 256 * 2 + 4),
+               attention_tiles_read(S, 64, 32, 256, v[2] != 0), 64LL * 256 * 2 + 64 * 4};
+    return w;
   };
   return s;
 }

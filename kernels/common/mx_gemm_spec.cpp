@@ -57,7 +57,8 @@ KernelSpec mx_gemm_spec(const MxGemmVariant& v) {
     // Per K step: 4 waves x 4 x 4 MFMAs (16x16x128) or 4 waves x 2 x 2 x 2 (32x32x64).
     const std::string mfma = atom == 32 ? "v_mfma_scale_f32_32x32x64_f8f6f4" : "v_mfma_scale_f32_16x16x128_f8f6f4";
     TileWork w{(x[0] / 128) * (x[1] / 128), mfma, steps * 4 * (atom == 32 ? 8 : 16), bits < 8, steps,
-               (128 + 128) * k_bytes + 128 * 128 * 2, (x[0] + x[1]) * k_bytes + x[0] * x[1] * 2};
+               (128 + 128) * k_bytes + 128 * 128 * 2, (x[0] + x[1]) * k_bytes + x[0] * x[1] * 2,
+               gemm_tiles_read(x[1] / 128, 128 * k_bytes, 128 * k_bytes), 128 * 128 * 2};
     return w;
   };
   return s;

@@ -46,9 +46,12 @@ KernelSpec gemm_bf16_spec() {
     const long long steps = v[2] / 64;
     // Per K step: 4 waves x 4 x 4 tiles x 2 MFMAs of K = 32 (gfx942: twice as many of K = 16).
     const bool k16 = arch == "gfx942";
-    return TileWork{(v[0] / 128) * (v[1] / 128), k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16",
-                    steps * 4 * 16 * (k16 ? 4 : 2), false, steps, (128 + 128) * v[2] * 2 + 128 * 128 * 2,
-                    (v[0] + v[1]) * v[2] * 2 + v[0] * v[1] * 2};
+    TileWork w{(v[0] / 128) * (v[1] / 128), k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16",
+               steps * 4 * 16 * (k16 ? 4 : 2), false, steps, (128 + 128) * v[2] * 2 + 128 * 128 * 2,
+               (v[0] + v[1]) * v[2] * 2 + v[0] * v[1] * 2,
+               // The host passes group_m = 0: the grid's own row-major tile order.
+               gemm_tiles_read(v[1] / 128, 128 * v[2] * 2, 128 * v[2] * 2), 128 * 128 * 2};
+    return w;
   };
   return s;
 }

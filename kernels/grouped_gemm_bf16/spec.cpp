@@ -23,6 +23,10 @@ KernelSpec grouped_gemm_bf16_spec() {
   s.work = [dense](const std::vector<long long>& v, const std::string& arch) {
     TileWork w = dense({v[0] * v[1], v[2], v[3]}, arch);  // the tiles of a dense GEMM over the stacked rows
     w.problem_bytes = (v[0] * v[1] + v[0] * v[2]) * v[3] * 2 + v[0] * v[1] * v[2] * 2;  // G matrices B
+    // Tile row r belongs to group r * 128 / M_g, whose own B it reads.
+    const long long cols = v[2] / 128, m_g = v[1];
+    w.tiles_read = gemm_tiles_read(cols, 128 * v[3] * 2, 128 * v[3] * 2,
+                                   [cols, m_g](long long row, long long col) { return row * 128 / m_g * cols + col; });
     return w;
   };
   return s;

@@ -30,7 +30,11 @@ KernelSpec rmsnorm_spec() {
   s.example_shapes = {{4096, 8192}, {4, 2048}, {16, 4096}, {3, 16384}, {7, 8}};
   s.work = [](const std::vector<long long>& v, const std::string&) {
     // in, out and gamma rows; the 4 wave sums written and read once per row.
-    return TileWork{v[0], "", 0, false, 4, 3 * v[1] * 2, v[0] * v[1] * 2 * 2 + v[1] * 2};
+    const long long row_bytes = v[1] * 2;  // workgroup w: row w in, row w out; gamma shared by all
+    auto tiles = [row_bytes](long long wg) {
+      return std::vector<GlobalTile>{{tile_key(0, wg), row_bytes}, {tile_key(1, 0), row_bytes}};
+    };
+    return TileWork{v[0], "", 0, false, 4, 3 * v[1] * 2, v[0] * v[1] * 2 * 2 + v[1] * 2, tiles, row_bytes};
   };
   return s;
 }

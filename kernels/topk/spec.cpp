@@ -35,7 +35,9 @@ KernelSpec topk_spec(const std::string& name, int elem_bytes) {
   s.work = [elem_bytes](const std::vector<long long>& v, const std::string&) {
     // the row in; k values and k indices out; per round 4 winners through LDS.
     const long long row = v[1] * elem_bytes + v[2] * (elem_bytes + 4);
-    return TileWork{v[0], "", 0, false, 4 * v[2], row, v[0] * row};
+    const long long in = v[1] * elem_bytes;  // workgroup w: row w
+    auto tiles = [in](long long wg) { return std::vector<GlobalTile>{{tile_key(0, wg), in}}; };
+    return TileWork{v[0], "", 0, false, 4 * v[2], row, v[0] * row, tiles, v[2] * (elem_bytes + 4)};
   };
   return s;
 }

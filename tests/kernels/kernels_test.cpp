@@ -467,6 +467,60 @@ TEST(DesignCheck, PerTileBoundByHand) {
                std::invalid_argument);
 }
 
+// The whole-chip bound of gemm_bf16 at 4096^3 on gfx950, worked by hand:
+// 1024 workgroups, 128 per XCD on its 32 CUs; XCD 0 runs workgroups 0, 8, ...,
+// 1016: tile rows 0..31, tile columns 0, 8, 16, 24.
+TEST(DesignCheck, WholeChipBoundByHand) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const DesignReport r = design_check(find_spec("gemm_bf16"), a);
+  ASSERT_TRUE(r.chip);
+  const ChipBound& c = *r.chip;
+  EXPECT_EQ(c.workgroups, 1024);
+  EXPECT_EQ(c.xcds, 8);
+  EXPECT_EQ(c.cus_per_xcd, 32);
+  ASSERT_EQ(c.levels.size(), 6u);
+  auto level = [&](const std::string& name) {
+    for (const LevelBound& l : c.levels)
+      if (l.level == name) return l;
+    ADD_FAILURE() << name;
+    return LevelBound{};
+  };
+  // MFMA: 128 workgroups x 32768 cycles x 4 SIMDs over 32 CUs x 4 SIMDs.
+  EXPECT_DOUBLE_EQ(level("MFMA").cycles, 128.0 * 32768 * 4 / (32 * 4));
+  // LDS: 24576 passes each; 2 ports per CU, a pass in 256 B / 128 B per clock = 2 clocks: 1 pass per clock per CU.
+  EXPECT_DOUBLE_EQ(level("LDS").cycles, 128.0 * 24576 / 32);
+  // L2: each workgroup reads an A and a B panel of 128 x 4096 bf16 (1 MiB each) at 16 x 128 B/clk,
+  // and writes 128 x 128 bf16 at 16 x 64 B/clk.
+  EXPECT_DOUBLE_EQ(level("L2").bytes, 128.0 * (2 * 1048576 + 32768));
+  EXPECT_DOUBLE_EQ(level("L2").cycles, 128.0 * 2 * 1048576 / 2048);
+  // Fabric: 32 A panels and 4 B panels once, and the 128 C tiles, at 1024 B/clk.
+  EXPECT_DOUBLE_EQ(level("fabric").bytes, 36.0 * 1048576 + 128 * 32768);
+  EXPECT_DOUBLE_EQ(level("fabric").cycles, (36.0 * 1048576 + 128 * 32768) / 1024);
+  // MALL: 8 XCDs x 36 MiB at 128 channels x 64 B/clk.
+  EXPECT_DOUBLE_EQ(level("MALL").bytes, 8 * 36.0 * 1048576);
+  EXPECT_DOUBLE_EQ(level("MALL").cycles, 8 * 36.0 * 1048576 / 8192);
+  // HBM: A, B and C once at 8 TB/s and 1.59 GHz.
+  EXPECT_DOUBLE_EQ(level("HBM").bytes, 3.0 * 4096 * 4096 * 2);
+  EXPECT_NEAR(level("HBM").cycles, 3.0 * 4096 * 4096 * 2 / (8e12 / 1.59e9), 1e-6);
+  EXPECT_EQ(c.limiter, "MFMA");  // the first of MFMA and L2, both 131072
+  EXPECT_DOUBLE_EQ(c.cycles, 131072 + a.memory.launch_cycles);
+  // Causal attention: a query block reads only the key tiles up to its end, so
+  // the MALL sees fewer bytes than without the mask; one head's K and V per XCD.
+  const std::vector<long long> causal{8, 512, 1}, full{8, 512, 0};
+  const DesignReport ca = design_check(find_spec("attention_fwd_d128"), a, std::nullopt, causal);
+  const DesignReport fa = design_check(find_spec("attention_fwd_d128"), a, std::nullopt, full);
+  ASSERT_TRUE(ca.chip && fa.chip);
+  // 8 heads x 4 query blocks = 32 workgroups; XCD x runs query block x % 4 of heads x/4 .. (every 2nd head).
+  // Without the mask every XCD reads 4 heads' K and V (4 x 2 x 512 x 128 x 2 B) and 4 query blocks.
+  EXPECT_DOUBLE_EQ(fa.chip->levels[4].bytes, 8 * (4 * 2.0 * 512 * 128 * 2 + 4 * 128.0 * 128 * 2));
+  EXPECT_LT(ca.chip->levels[4].bytes, fa.chip->levels[4].bytes);
+  // No tile description: no whole-chip bound.
+  EXPECT_FALSE(design_check(find_spec("attention_bwd_d64"), a).chip);
+  TileWork none = r.bound->work;
+  none.tiles_read = nullptr;
+  EXPECT_THROW(chip_bound(none, a, 4, 1, 1), std::invalid_argument);
+}
+
 TEST(DesignCheck, CodeObjectDisagreementIsAProblem) {
   const arch::Arch a = arch::load_arch("gfx950");
   const KernelSpec& spec = find_spec("gemm_bf16");

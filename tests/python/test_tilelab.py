@@ -184,6 +184,10 @@ def test_check_and_disasm_of_the_gemm():
     # By hand: 8 K steps x 4 waves x 32 MFMAs x 16 cycles over 4 SIMDs; 8 x 384 LDS cycles.
     assert r["bound"]["mfma_cycles"] == 4096 and r["bound"]["lds_cycles"] == 3072
     assert r["waves_per_simd"] == 2
+    # The whole-chip bound: 16 workgroups, 2 per XCD; A, B and C once at HBM (3 x 512 x 512 x 2 bytes).
+    chip = r["chip_bound"]
+    assert chip["levels"]["HBM"]["bytes"] == 3 * 512 * 512 * 2 and chip["limiter"] == "MFMA"
+    assert chip["cycles"] == 4096 and set(chip["levels"]) == {"MFMA", "LDS", "L2", "fabric", "MALL", "HBM"}
     [k] = t.disasm(gemm)
     assert k["name"] == "gemm_bf16" and k["lds_bytes"] == 65536
     mfma = [i for i in k["instructions"] if i["class"] == "MFMA"]

@@ -731,6 +731,33 @@ TEST(CycleModel, SuiteKernelsNeverBeatTheStaticBound) {
     ASSERT_TRUE(design.bound);
     const double bound = std::max({design.bound->mfma_cycles, design.bound->lds_cycles, design.bound->global_cycles_reused});
     EXPECT_GE(static_cast<double>(t1.cycles), bound);
+    if (design.chip) {
+      EXPECT_GE(static_cast<double>(t1.cycles), design.chip->cycles) << design.chip->limiter;
+    }
+  }
+}
+
+// The whole-chip bound (kernels/chip_bound.hpp) with more workgroups than
+// CUs, where workgroups queue for CUs, share a CU's L1 and an XCD's L2: the
+// full run on the whole chip is never faster.
+TEST(CycleModel, FullRunsNeverBeatTheWholeChipBound) {
+  struct Case {
+    const char* kernel;
+    std::vector<long long> shape;
+  };
+  const Case cases[] = {{"gemm_bf16", {4096, 2048, 128}},          {"gemm_mxfp4", {4096, 2048, 256}},
+                        {"rmsnorm_bf16", {1024, 2048}},             {"attention_fwd_d128", {36, 1024, 1}},
+                        {"grouped_gemm_bf16", {8, 384, 2048, 128}}, {"topk_bf16", {600, 4096, 8}}};
+  const arch::Arch a = arch::load_arch("gfx950");
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.kernel);
+    const auto design = kernels::design_check(kernels::find_spec(c.kernel), a, std::nullopt, c.shape);
+    ASSERT_TRUE(design.chip);
+    EXPECT_GT(design.chip->workgroups, arch::chip_cus(a));
+    timing::CycleModel m(a);
+    const auto r = testing::run_suite(c.kernel, "gfx950", c.shape, 1, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m.attach(e); });
+    EXPECT_TRUE(r.pass);
+    EXPECT_GE(static_cast<double>(m.result().cycles), design.chip->cycles) << design.chip->limiter;
   }
 }
 

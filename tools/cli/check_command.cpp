@@ -2,6 +2,7 @@
 // architecture: LDS use, exact bank conflicts of each designed access,
 // occupancy from the compiled code object, spec/code-object agreement, and
 // the per-tile bound for a problem shape.
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -9,11 +10,13 @@
 
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
+#include "traces/text_table.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"
+#include "app/run_json.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "sim/isa/decoder.hpp"
 
@@ -43,6 +46,23 @@ std::string cycles(double c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", c);
   return buf;
+}
+
+// The whole-chip bound as a table: each level's bytes and the cycles it
+// alone would take (kernels/chip_bound.hpp says how each is counted).
+void print_chip_bound(const kernels::ChipBound& c) {
+  char head[256];
+  std::snprintf(head, sizeof head,
+                "  whole chip (%lld workgroups, %d XCDs x %d CUs; workgroup w on XCD w %% %d): bound %.0f cycles = "
+                "%.2f us at %.0f MHz, limiter %s\n",
+                c.workgroups, c.xcds, c.cus_per_xcd, c.xcds, c.cycles, c.microseconds(), c.clock_mhz,
+                c.limiter.c_str());
+  std::cout << head;
+  traces::TextTable t({{"level", traces::TextTable::Align::left}, {"bytes"}, {"cycles"}, {"counted as", traces::TextTable::Align::left}});
+  for (const auto& l : c.levels)
+    t.add_row({l.level, l.bytes > 0 ? traces::number(std::round(l.bytes)) : "-", traces::number(std::round(l.cycles)), l.what});
+  t.add_row({"launch", "-", traces::number(c.launch_cycles), "added to the largest level"});
+  t.print(std::cout, "    ");
 }
 
 void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
@@ -77,6 +97,7 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
               << cycles(b.hbm_bytes_per_clock_per_cu) << " B/clock (this CU's share of HBM among the CUs running work); likely limiter: "
               << b.limiter << "\n";
   }
+  if (r.chip) print_chip_bound(*r.chip);
   for (const auto& p : r.problems) std::cout << "  problem: " << p << "\n";
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
 }
@@ -108,6 +129,7 @@ Json to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
                   {"global_cycles_reused", std::llround(b.global_cycles_reused)},
                   {"limiter", b.limiter}};
   }
+  if (r.chip) j["chip_bound"] = app::chip_bound_json(*r.chip);
   j["problems"] = r.problems;
   return j;
 }
@@ -196,7 +218,11 @@ int run_check(const std::vector<std::string>& args) {
       "the per-workgroup bound for a problem shape: MFMA cycles (the arch file's MFMA\n"
       "table over the SIMDs the waves occupy) vs LDS cycles (the designed accesses)\n"
       "vs global bytes at this CU's share of HBM bandwidth (with perfect cache reuse,\n"
-      "and with none), naming the likely limiter (global: the perfect-reuse figure).  --shape gives the dimensions in the spec's order (gemm:\n"
+      "and with none), naming the likely limiter (global: the perfect-reuse figure);\n"
+      "then the whole-chip bound (arch files with a chip): per level of the chip (MFMA,\n"
+      "LDS, L2, fabric, MALL, HBM) the cycles it alone would take, from the tiles each\n"
+      "workgroup reads and the XCD it goes to (w mod XCDs), and the limiter; a timed\n"
+      "run on the whole chip never beats it.  --shape gives the dimensions in the spec's order (gemm:\n"
       "M,N,K); without it, the spec's default shape.  A report is 'clean' when none\n"
       "of the checks finds a problem.\n"
       "--json prints one JSON object per kernel per line; --summary one table row per\n"

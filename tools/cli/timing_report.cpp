@@ -75,6 +75,11 @@ void print_timing_text(const TimedRun& t) {
                 per_wg, b.limiter.c_str(), b.mfma_cycles, b.lds_cycles, b.global_cycles_reused, b.global_cycles,
                 static_cast<double>(r.cycles) / static_cast<double>(std::max<std::uint64_t>(1, groups_per_cu(r))));
   }
+  if (t.chip_bound) {
+    const kernels::ChipBound& c = *t.chip_bound;
+    std::printf("  whole-chip bound (tilelab check): %.0f cycles, limiter %s; timed: %.2fx the bound\n", c.cycles,
+                c.limiter.c_str(), static_cast<double>(r.cycles) / std::max(1.0, c.cycles));
+  }
   if (t.bound && t.bound->limiter != r.limiter()) {  // say why the static bound's limiter is not the busiest unit
     std::size_t top = 1;
     for (std::size_t k = 1; k < r.stall_cycles.size(); ++k)

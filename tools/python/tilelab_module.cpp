@@ -610,6 +610,7 @@ PYBIND11_MODULE(_tilelab, m) {
       b["limiter"] = r.bound->limiter;
       d["bound"] = b;
     }
+    if (r.chip) d["chip_bound"] = from_json(app::chip_bound_json(*r.chip));
     return d;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("code_object") = py::none(),
      "The design check of a kernel spec (as `tilelab check`); with a code object, occupancy from its registers.");
