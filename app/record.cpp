@@ -88,6 +88,13 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
     s.idle = static_cast<std::int64_t>(p.idle);
     w.add_pc_stat(s);
   }
+  // The chip's counters over time, per simulated XCD (empty windows are kept: a gap is traffic 0).
+  for (std::size_t x = 0; x < r.xcd_windows.size(); ++x)
+    for (std::size_t i = 0; i < r.xcd_windows[x].size(); ++i) {
+      const timing::CounterWindow& c = r.xcd_windows[x][i];
+      w.add_xcd_counter({static_cast<std::uint16_t>(x), static_cast<std::int64_t>(i * r.counter_window),
+                         static_cast<std::int64_t>(r.counter_window), c.l2_requests, c.l2_hits, c.hbm_bytes});
+    }
   for (const auto& c : r.counters) w.add_counter(c.name, c.value);
   // The chip the counters describe, for the derived chip-wide rates.
   w.add_counter("CU_NUM", static_cast<double>(r.cus));

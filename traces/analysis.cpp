@@ -282,6 +282,36 @@ void print_json(const Comparison& c, std::ostream& o) {
 namespace {
 // One run's waves and instructions, its CUs as processes pid_base + CU named
 // "<label>CU n".  Appends to `o` through emit.
+// The chip's counters over time (a cycle-model run's `xcd_counters`): per
+// XCD a process "XCD n" with two counter tracks, the L2 hit rate (%) and the
+// bytes moved to and from HBM per clock, one sample per window and a last
+// one of 0 where the run's windows end.
+void export_xcd_counters(const Reader& r, const std::string& run, std::uint64_t pid_base, const std::string& label,
+                         const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
+  const std::vector<XcdCounterRecord> rows = r.xcd_counters(run);
+  std::map<std::uint16_t, std::int64_t> end;  // per XCD, where its last window ends
+  auto sample = [&](std::uint64_t pid, std::int64_t ts, const char* name, double value) {
+    std::ostringstream c;
+    c << "{\"ph\":\"C\",\"name\":\"" << name << "\",\"pid\":" << pid << ",\"ts\":" << ts << ",\"args\":{\"value\":"
+      << value << "}}";
+    emit(c.str());
+    ++st.counter_samples;
+  };
+  for (const XcdCounterRecord& x : rows) {
+    const std::uint64_t pid = pid_base + kXcdPidOffset + x.xcd;
+    if (!end.count(x.xcd))
+      emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) + ",\"args\":{\"name\":\"" +
+           json_escape(label) + "XCD " + std::to_string(x.xcd) + "\"}}");
+    sample(pid, x.start, "L2 hit %", x.l2_requests ? 100.0 * static_cast<double>(x.l2_hits) / static_cast<double>(x.l2_requests) : 0);
+    sample(pid, x.start, "HBM bytes/clock", x.cycles > 0 ? static_cast<double>(x.hbm_bytes) / static_cast<double>(x.cycles) : 0);
+    end[x.xcd] = std::max(end[x.xcd], x.start + x.cycles);
+  }
+  for (const auto& [xcd, ts] : end) {
+    sample(pid_base + kXcdPidOffset + xcd, ts, "L2 hit %", 0);
+    sample(pid_base + kXcdPidOffset + xcd, ts, "HBM bytes/clock", 0);
+  }
+}
+
 void export_run(const Reader& r, const std::string& run, std::uint64_t group, std::uint64_t pid_base,
                 const std::string& label, const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
   std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
@@ -346,6 +376,7 @@ void export_run(const Reader& r, const std::string& run, std::uint64_t group, st
       ++st.slices;
     }
   });
+  export_xcd_counters(r, run, pid_base, label, emit, st);
 }
 }  // namespace
 

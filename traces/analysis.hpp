@@ -74,12 +74,18 @@ struct PerfettoStats {
   std::uint64_t events = 0;
   std::uint64_t slices = 0;
   std::uint64_t group = 1;  // instructions per slice (1 unless the trace was too big)
+  std::uint64_t counter_samples = 0;  // samples on the XCDs' counter tracks
 };
+
+// The XCDs' counter tracks are processes kXcdPidOffset + XCD (after the CUs').
+inline constexpr std::uint64_t kXcdPidOffset = 50000;
 
 // Chrome trace-event JSON (Perfetto opens it): a process per CU, a thread
 // per wave named by SIMD and slot, a slice per instruction and one per stall
 // (never overlapping on a wave's track), and an async "in flight" slice from
-// issue to completion for an operation still running when the wave moves on.
+// issue to completion for an operation still running when the wave moves on;
+// for a cycle-model run on the chip, a process per XCD with counter tracks
+// (L2 hit %, HBM bytes per clock) over the run's windows.
 // A run with more than max_slices events is written with consecutive
 // instructions of a wave grouped into one slice, so the JSON stays loadable.
 PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& out,

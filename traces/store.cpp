@@ -88,6 +88,17 @@ h5::CompoundType pc_stat_type() {
   return t;
 }
 
+h5::CompoundType xcd_counter_type() {
+  h5::CompoundType t(sizeof(XcdCounterRecord));
+  t.field("xcd", offsetof(XcdCounterRecord, xcd), H5T_NATIVE_UINT16)
+      .field("start", offsetof(XcdCounterRecord, start), H5T_NATIVE_INT64)
+      .field("cycles", offsetof(XcdCounterRecord, cycles), H5T_NATIVE_INT64)
+      .field("l2_requests", offsetof(XcdCounterRecord, l2_requests), H5T_NATIVE_UINT64)
+      .field("l2_hits", offsetof(XcdCounterRecord, l2_hits), H5T_NATIVE_UINT64)
+      .field("hbm_bytes", offsetof(XcdCounterRecord, hbm_bytes), H5T_NATIVE_UINT64);
+  return t;
+}
+
 h5::CompoundType lds_type() {
   h5::CompoundType t(sizeof(LdsRecord));
   t.text("site", offsetof(LdsRecord, site), sizeof(LdsRecord::site))
@@ -478,9 +489,10 @@ struct RunWriter::Impl {
   h5::File h5file;
   h5::Group run, results;
   std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters, pc_stats;
+  std::unique_ptr<h5::TableWriter> xcd_counters;  // created by the first row
   h5::CompoundType rep_t = repetition_type(), wave_t = wave_type(), event_t = event_type(),
                    segment_t = segment_type(), lds_t = lds_type(), counter_t = counter_type(),
-                   pc_stat_t = pc_stat_type();
+                   pc_stat_t = pc_stat_type(), xcd_counter_t = xcd_counter_type();
   std::map<std::uint32_t, std::vector<EventRecord>> pending;  // by wave: flushed in wave order (deterministic)
   std::size_t pending_events = 0;
   std::vector<std::string> opcodes, classes, stall_reasons{"none"};
@@ -599,6 +611,12 @@ void RunWriter::add_event(const EventRecord& e) {
 
 void RunWriter::add_lds(const LdsRecord& l) { impl_->lds->append(&l, 1); }
 void RunWriter::add_pc_stat(const PcStatRecord& s) { impl_->pc_stats->append(&s, 1); }
+void RunWriter::add_xcd_counter(const XcdCounterRecord& c) {
+  if (!impl_->xcd_counters)
+    impl_->xcd_counters = std::make_unique<h5::TableWriter>(impl_->run, "xcd_counters", impl_->xcd_counter_t,
+                                                            sizeof(XcdCounterRecord), 1024);
+  impl_->xcd_counters->append(&c, 1);
+}
 
 void RunWriter::add_counter(const std::string& name, double value) {
   // The record holds 63 bytes and a NUL: a longer name would be cut, and two
@@ -624,6 +642,7 @@ void RunWriter::finish() {
     for (h5::TableWriter* t : {m.reps.get(), m.waves.get(), m.events.get(), m.segments.get(), m.lds.get(),
                                m.counters.get(), m.pc_stats.get()})
       t->flush();
+    if (m.xcd_counters) m.xcd_counters->flush();
     m.run.write_strings("opcode_names", m.opcodes);
     m.run.write_strings("class_names", m.classes);
     m.run.write_strings("stall_reason_names", m.stall_reasons);
@@ -821,6 +840,14 @@ std::vector<PcStatRecord> Reader::pc_stats(const std::string& id) const {
   return guarded(impl_->file, [&] {
     h5::Group g = impl_->run(id);
     return g.has("pc_stats") ? whole_table<PcStatRecord>(g, "pc_stats", pc_stat_type()) : std::vector<PcStatRecord>{};
+  });
+}
+
+std::vector<XcdCounterRecord> Reader::xcd_counters(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    return g.has("xcd_counters") ? whole_table<XcdCounterRecord>(g, "xcd_counters", xcd_counter_type())
+                                 : std::vector<XcdCounterRecord>{};
   });
 }
 

@@ -112,6 +112,17 @@ struct PcStatRecord {
   std::int64_t idle;       // sum of gaps before the instruction's first attempt
 };
 
+// One XCD's traffic over one window of a cycle-model run (the chip's
+// counters over time; traces/SCHEMA.md `xcd_counters`).
+struct XcdCounterRecord {
+  std::uint16_t xcd;
+  std::int64_t start;           // the window's first cycle
+  std::int64_t cycles;          // its length
+  std::uint64_t l2_requests;    // TCC_REQ in the window
+  std::uint64_t l2_hits;        // TCC_HIT
+  std::uint64_t hbm_bytes;      // read from and written to HBM
+};
+
 struct CounterRecord {
   char name[64];
   double value;
@@ -159,6 +170,7 @@ class RunWriter {
   void add_lds(const LdsRecord& l);
   void add_counter(const std::string& name, double value);
   void add_pc_stat(const PcStatRecord& s);
+  void add_xcd_counter(const XcdCounterRecord& c);  // the table is written only for runs that have rows
   // Names behind the small integer ids of events.
   void set_opcode_names(const std::vector<std::string>& names);
   void set_class_names(const std::vector<std::string>& names);
@@ -215,6 +227,7 @@ class Reader {
   std::vector<LdsRecord> lds(const std::string& id) const;
   std::map<std::string, double> counters(const std::string& id) const;
   std::vector<PcStatRecord> pc_stats(const std::string& id) const;  // empty for runs without the table
+  std::vector<XcdCounterRecord> xcd_counters(const std::string& id) const;  // likewise
   std::vector<std::string> opcode_names(const std::string& id) const;
   std::vector<std::string> class_names(const std::string& id) const;
   std::vector<std::string> stall_reason_names(const std::string& id) const;

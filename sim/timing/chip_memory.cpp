@@ -120,6 +120,29 @@ bool LineCache::holds(std::uint64_t line) const {
 
 // ---- the chip ------------------------------------------------------------------
 
+CounterWindows::CounterWindows(int xcds, std::size_t max_windows)
+    : max_(std::max<std::size_t>(2, max_windows)), windows_(static_cast<std::size_t>(xcds)) {}
+
+CounterWindow& CounterWindows::at(int xcd, std::uint64_t cycle) {
+  while (cycle / width_ >= max_) widen();
+  std::vector<CounterWindow>& w = windows_[static_cast<std::size_t>(xcd)];
+  const std::size_t i = static_cast<std::size_t>(cycle / width_);
+  if (i >= w.size()) w.resize(i + 1);
+  return w[i];
+}
+
+void CounterWindows::widen() {
+  for (std::vector<CounterWindow>& w : windows_) {
+    std::vector<CounterWindow> merged((w.size() + 1) / 2);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      CounterWindow& m = merged[i / 2];
+      m.l2_requests += w[i].l2_requests, m.l2_hits += w[i].l2_hits, m.hbm_bytes += w[i].hbm_bytes;
+    }
+    w = std::move(merged);
+  }
+  width_ *= 2;
+}
+
 ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
     : m_(a.memory), line_bytes_(a.timing.l1_line_bytes), l1_latency_(a.timing.l1_latency),
       // A sampled run's XCD keeps the whole MALL's capacity: much of what the
@@ -128,7 +151,7 @@ ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
       // bf16 GEMM at 8192^3: 1/8 of the capacity put the sampled time 14.5%
       // above the full run's, the whole capacity 4.8%).
       mall_(a.memory.mall_bytes, a.timing.l1_line_bytes, a.memory.mall_ways),
-      xcd_counters_(static_cast<std::size_t>(xcds)) {
+      xcd_counters_(static_cast<std::size_t>(xcds)), windows_(xcds) {
   for (int x = 0; x < xcds; ++x)
     xcds_.push_back(Xcd{LineCache(m_.l2_bytes, line_bytes_, m_.l2_ways),
                         std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
@@ -177,6 +200,7 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
   }
   ++c.mall_misses;
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  windows_.at(xcd, cycle).hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   t = std::max(t, hbm_of(line).reserve(cycle, line_bytes_));
   const std::uint64_t ready = t + static_cast<std::uint64_t>(m_.hbm_latency - l1_latency_);
   mall_.fill(o, cycle, ready);
@@ -189,6 +213,7 @@ void ChipMemory::write_back(int xcd, std::uint64_t cycle, std::uint64_t line) {
   ++c.l2_writebacks;
   ++c.ea_write_requests;
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
+  windows_.at(xcd, cycle).hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
   hbm_of(line).reserve(cycle, line_bytes_);
   mall_.invalidate(line);
@@ -199,11 +224,14 @@ std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t li
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
   bytes_beyond_l1_ += static_cast<std::uint64_t>(bytes);
   ++c.l2_requests;
+  CounterWindow& window = windows_.at(xcd, cycle);
+  ++window.l2_requests;
   const std::size_t channel = static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(m_.l2_channels));
   // Write-allocate without a fill: the written bytes make the line dirty (the
   // L2 keeps byte masks; a partial line is merged when it is written back).
   const LineCache::Outcome o = x.l2.access(line, store);
   ++(o.hit ? c.l2_hits : c.l2_misses);
+  if (o.hit) ++window.l2_hits;
   if (o.evicted_dirty) write_back(xcd, cycle, o.victim);
   const int to_l2 = m_.l2_latency - l1_latency_;  // the L2 hit round trip beyond the L1's own latency
   if (store) {
@@ -236,7 +264,9 @@ std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint6
       ++c.l2_writebacks, ++c.ea_write_requests, ++lines;
       c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
       const std::uint64_t link = xcds_[x].link.reserve(cycle, line_bytes_);
-      done = std::max({done, link, hbm_of(line).reserve(cycle, line_bytes_)});
+      const std::uint64_t written = std::max(link, hbm_of(line).reserve(cycle, line_bytes_));
+      done = std::max(done, written);
+      windows_.at(static_cast<int>(x), written).hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
     };
     const double valid = static_cast<double>(xcds_[x].l2.valid_lines());
     const std::vector<std::uint64_t> dirty = xcds_[x].l2.take_dirty();

@@ -96,6 +96,31 @@ struct ChipCounters {
   std::uint64_t hbm_bytes = 0;
 };
 
+// One XCD's traffic over one window of the run's time: the Perfetto counter
+// tracks (L2 hit rate, bytes to and from HBM) and the store's `xcd_counters`.
+struct CounterWindow {
+  std::uint64_t l2_requests = 0, l2_hits = 0, hbm_bytes = 0;
+};
+
+// Counts per XCD over windows of `width` cycles, starting at 1024; when a run
+// outlasts `max_windows` windows the width doubles and neighbouring windows
+// merge, so a long run keeps at most that many (the windows depend on the
+// cycles of the requests only, not on the order they arrive in).
+class CounterWindows {
+ public:
+  static constexpr std::uint64_t kFirstWidth = 1024;
+  explicit CounterWindows(int xcds, std::size_t max_windows = 4096);
+  CounterWindow& at(int xcd, std::uint64_t cycle);
+  std::uint64_t width() const { return width_; }
+  const std::vector<std::vector<CounterWindow>>& per_xcd() const { return windows_; }
+
+ private:
+  void widen();
+  std::size_t max_;
+  std::uint64_t width_ = kFirstWidth;
+  std::vector<std::vector<CounterWindow>> windows_;
+};
+
 class ChipMemory {
  public:
   // `xcds` L2s (a run on fewer CUs than the chip still has every L2 of the
@@ -124,6 +149,7 @@ class ChipMemory {
   // filling keeps its mix of read and written lines); the lines beyond those
   // held are spread over the stacks.
   std::pair<std::uint64_t, std::uint64_t> write_back_at_end(std::uint64_t cycle, double dirty_scale = 1);
+  const CounterWindows& windows() const { return windows_; }
   std::uint64_t l2_lines() const;  // of one XCD's L2
   bool l2s_filled(double fraction) const;  // every L2 holds at least that share of its lines
 
@@ -144,6 +170,7 @@ class ChipMemory {
   LineCache mall_;
   std::vector<BandwidthCalendar> mall_channels_, hbm_;
   std::vector<ChipCounters> xcd_counters_;  // each XCD's traffic (the MALL's and HBM's by the XCD asking)
+  CounterWindows windows_;                  // the same over time
   std::uint64_t bytes_beyond_l1_ = 0;
 };
 

@@ -1252,9 +1252,12 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.waves = n * ((threads + static_cast<std::uint64_t>(arch_.wave_size) - 1) / static_cast<std::uint64_t>(arch_.wave_size));
   }
 
-  if (chip)  // a fast-forwarded run's L2s hold the dirty lines of the rounds it timed: scaled to the rounds it did not
+  if (chip) {  // a fast-forwarded run's L2s hold the dirty lines of the rounds it timed: scaled to the rounds it did not
     add_end_write_back(r, *chip_memory, sampled ? static_cast<double>(xcds) / simulated_xcds : 1.0, arch_.timing.l1_line_bytes,
                        end_extrapolated ? static_cast<double>(workgroups_total_) / std::max(1.0, ran_workgroups) : 1.0);
+    r.counter_window = chip_memory->windows().width();
+    r.xcd_windows = chip_memory->windows().per_xcd();
+  }
 
   // The figures this run stood on that are not public.
   for (const arch::TimingFigure& f : arch_.timing.figures)

@@ -158,6 +158,10 @@ struct TimingResult {
   int xcds = 0, l2_channels = 0, fabric_links = 0, mall_channels = 0, hbm_stacks = 0;
   ChipCounters chip;
   std::vector<ChipCounters> chip_per_xcd;
+  // The simulated XCDs' traffic over time, windows of counter_window cycles
+  // (ChipMemory's CounterWindows; not scaled in a sampled run).
+  std::uint64_t counter_window = 0;
+  std::vector<std::vector<CounterWindow>> xcd_windows;
   double l2_busy = 0, fabric_busy = 0, mall_busy = 0, hbm_busy = 0;
   std::uint64_t hbm_bytes = 0;
   std::vector<WaveSpan> waves_spans;            // by wave id

@@ -61,6 +61,45 @@ TEST(LineCache, HitMissEvictionAndDirtyVictims) {
 
 // gfx950's [memory] figures: an HBM fill, then an L2 hit, then another XCD's
 // L2 miss served by the MALL.  Load-to-use adds the L1's own latency (120).
+// The counters over time (CounterWindows): windows of 1024 cycles; past the
+// most windows kept, the width doubles and neighbours merge.
+TEST(ChipMemory, CounterWindowsWidenAndMerge) {
+  timing::CounterWindows w(2, 4);
+  w.at(0, 0).l2_requests += 1;
+  w.at(0, 1023).l2_requests += 2;
+  w.at(0, 1024).l2_requests += 4;
+  w.at(1, 3000).hbm_bytes += 128;
+  EXPECT_EQ(w.width(), 1024u);
+  ASSERT_EQ(w.per_xcd()[0].size(), 2u);
+  EXPECT_EQ(w.per_xcd()[0][0].l2_requests, 3u);
+  EXPECT_EQ(w.per_xcd()[0][1].l2_requests, 4u);
+  ASSERT_EQ(w.per_xcd()[1].size(), 3u);
+  // Cycle 5000 is window 4 of 1024: past the 4 kept, so the width becomes 2048
+  // (5000 / 2048 = window 2) and windows 0+1, 2+3 merge.
+  w.at(0, 5000).l2_hits += 1;
+  EXPECT_EQ(w.width(), 2048u);
+  ASSERT_EQ(w.per_xcd()[0].size(), 3u);
+  EXPECT_EQ(w.per_xcd()[0][0].l2_requests, 7u);
+  EXPECT_EQ(w.per_xcd()[0][2].l2_hits, 1u);
+  ASSERT_EQ(w.per_xcd()[1].size(), 2u);
+  EXPECT_EQ(w.per_xcd()[1][1].hbm_bytes, 128u);  // cycle 3000 is in window 1 of 2048
+  // A whole run: every L2 request and HBM byte of the XCD's totals is in its windows.
+  const arch::Arch a = arch::load_arch("gfx950");
+  timing::ChipMemory chip(a, 2);
+  for (std::uint64_t i = 0; i < 3000; ++i) chip.request(static_cast<int>(i % 2), 7 * i, (i * 37) % 900, 128, i % 5 == 0);
+  chip.write_back_at_end(30000);
+  for (int x = 0; x < 2; ++x) {
+    std::uint64_t requests = 0, hits = 0, hbm = 0;
+    for (const timing::CounterWindow& c : chip.windows().per_xcd()[static_cast<std::size_t>(x)])
+      requests += c.l2_requests, hits += c.l2_hits, hbm += c.hbm_bytes;
+    const timing::ChipCounters& t = chip.per_xcd()[static_cast<std::size_t>(x)];
+    EXPECT_EQ(requests, t.l2_requests);
+    EXPECT_EQ(hits, t.l2_hits);
+    EXPECT_EQ(hbm, t.hbm_bytes);
+    EXPECT_GT(hbm, 0u);
+  }
+}
+
 TEST(ChipMemory, LatenciesOfEachLevel) {
   const arch::Arch a = arch::load_arch("gfx950");
   const arch::MemorySystem& m = a.memory;

@@ -809,6 +809,16 @@ void expect_same_run(const Threaded& x, const Threaded& y, const std::string& wh
   EXPECT_EQ(a.chip.hbm_bytes, b.chip.hbm_bytes) << what;
   EXPECT_EQ(a.l2_busy, b.l2_busy) << what;
   EXPECT_EQ(a.hbm_busy, b.hbm_busy) << what;
+  EXPECT_EQ(a.counter_window, b.counter_window) << what;
+  ASSERT_EQ(a.xcd_windows.size(), b.xcd_windows.size()) << what;
+  for (std::size_t x = 0; x < a.xcd_windows.size(); ++x) {
+    ASSERT_EQ(a.xcd_windows[x].size(), b.xcd_windows[x].size()) << what;
+    for (std::size_t i = 0; i < a.xcd_windows[x].size(); ++i) {
+      const timing::CounterWindow &p = a.xcd_windows[x][i], &q = b.xcd_windows[x][i];
+      ASSERT_TRUE(p.l2_requests == q.l2_requests && p.l2_hits == q.l2_hits && p.hbm_bytes == q.hbm_bytes)
+          << what << ": XCD " << x << " window " << i;
+    }
+  }
   ASSERT_EQ(a.counters.size(), b.counters.size()) << what;
   for (std::size_t i = 0; i < a.counters.size(); ++i)
     EXPECT_EQ(a.counters[i].value, b.counters[i].value) << what << ": " << a.counters[i].name;

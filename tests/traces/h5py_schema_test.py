@@ -53,7 +53,7 @@ with h5py.File(path, "r") as f:
     reps = res["repetitions"][:]
     check(list(reps.dtype.names) == ["rep", "time_ns"], f"repetition columns {reps.dtype.names}")
     for table, section in [("waves", "### `waves`"), ("events", "### `events`"), ("lds", "### `lds`"),
-                           ("counters", "### `counters`")]:
+                           ("counters", "### `counters`"), ("xcd_counters", "### `xcd_counters`")]:
         cols = documented(section)
         names = list(run[table].dtype.names)
         check(names == cols, f"{table} columns {names} == documented {cols}")
@@ -66,6 +66,10 @@ with h5py.File(path, "r") as f:
     check([x.decode() if isinstance(x, bytes) else x for x in run["class_names"][:]] == ["VALU", "LDS", "MFMA", "SALU"],
           "class names")
     check(run["lds"][0]["instruction"] == b"ds_read_b128", "lds instruction")
+    xc = run["xcd_counters"][:]
+    check([(int(x["xcd"]), int(x["start"]), int(x["l2_hits"])) for x in xc] == [(0, 0, 75), (0, 1024, 10), (1, 0, 0), (1, 1024, 8)],
+          "xcd_counters rows")
+    check("xcd_counters" not in f["runs/hw-0"], "no xcd_counters in a hardware run")
     counters = {c["name"].decode(): c["value"] for c in run["counters"][:]}
     check(counters.get("SQ_LDS_BANK_CONFLICT") == 12.0, "counter")
 

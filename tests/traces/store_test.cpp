@@ -592,7 +592,24 @@ TEST_F(Store, PerfettoHasATrackPerWaveAndASlicePerInstruction) {
     return n;
   };
   EXPECT_EQ(count("\"name\":\"thread_name\""), 8);
-  EXPECT_EQ(count("\"name\":\"process_name\""), 2);  // CUs 0 and 1
+  EXPECT_EQ(count("\"name\":\"process_name\""), 4);  // CUs 0 and 1, XCDs 0 and 1
+  // Counter tracks: per XCD 2 windows x 2 tracks, and a closing 0 on each track at cycle 2048.
+  EXPECT_EQ(st.counter_samples, 12u);
+  EXPECT_EQ(count("\"ph\":\"C\""), 12);
+  EXPECT_NE(j.find("{\"ph\":\"C\",\"name\":\"L2 hit %\",\"pid\":50000,\"ts\":0,\"args\":{\"value\":75}}"), std::string::npos);
+  EXPECT_NE(j.find("{\"ph\":\"C\",\"name\":\"L2 hit %\",\"pid\":50000,\"ts\":1024,\"args\":{\"value\":25}}"), std::string::npos);
+  EXPECT_NE(j.find("{\"ph\":\"C\",\"name\":\"HBM bytes/clock\",\"pid\":50001,\"ts\":0,\"args\":{\"value\":0.5}}"), std::string::npos);
+  EXPECT_NE(j.find("{\"ph\":\"C\",\"name\":\"HBM bytes/clock\",\"pid\":50001,\"ts\":2048,\"args\":{\"value\":0}}"), std::string::npos);
+  EXPECT_NE(j.find("\"args\":{\"name\":\"XCD 1\"}"), std::string::npos);
+  const std::vector<traces::XcdCounterRecord> xc = r.xcd_counters("sim-0");
+  ASSERT_EQ(xc.size(), 4u);
+  EXPECT_TRUE(xc[3].xcd == 1 && xc[3].start == 1024 && xc[3].cycles == 1024 && xc[3].l2_requests == 8 &&
+              xc[3].l2_hits == 8 && xc[3].hbm_bytes == 1024);
+  SyntheticRun hw;
+  hw.kind = "hw";
+  hw.id = "hw-0";
+  write_synthetic(path("hw.h5"), hw);
+  EXPECT_TRUE(traces::Reader(path("hw.h5")).xcd_counters("hw-0").empty());  // runs without the chip have no table
   EXPECT_EQ(count("\"cat\":\"instruction\""), 800);
   EXPECT_EQ(count("\"cat\":\"stall\""), 8 * 34);     // every third event stalls
   EXPECT_EQ(st.group, 1u);

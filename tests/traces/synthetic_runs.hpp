@@ -87,6 +87,12 @@ inline void write_synthetic(const std::string& file, const SyntheticRun& s) {
   w.add_counter("SQ_LDS_BANK_CONFLICT", s.lds_conflicts);
   w.add_counter("SQ_WAVES", s.waves);
   if (s.kind == "hw") w.add_counter("GRBM_GUI_ACTIVE", 12345);
+  if (s.kind == "sim") {  // the chip's counters over time: 2 XCDs x 2 windows of 1024 cycles
+    w.add_xcd_counter({0, 0, 1024, 100, 75, 2048});
+    w.add_xcd_counter({0, 1024, 1024, 40, 10, 0});
+    w.add_xcd_counter({1, 0, 1024, 0, 0, 512});
+    w.add_xcd_counter({1, 1024, 1024, 8, 8, 1024});
+  }
   std::vector<std::string> ops;
   for (int i = 0; i < 32; ++i) ops.push_back("op" + std::to_string(i));
   w.set_opcode_names(ops);

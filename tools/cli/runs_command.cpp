@@ -151,7 +151,8 @@ int run_export(const std::vector<std::string>& args) {
       "       tilelab export FILE RUN [RUN ...] --rocprof DIR\n\n"
       "Chrome trace-event JSON for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
       "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
-      "stall.  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
+      "stall; for a cycle-model run on the chip, a process per XCD with two counter\n"
+      "tracks over the run's windows (L2 hit %, HBM bytes per clock).  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
       "a wave are grouped into one slice (the count is in otherData), which keeps the\n"
       "JSON loadable.  Timestamps are the run's own unit (cycles or ns, in otherData)\n"
       "written where the format expects microseconds: read the time axis in that unit.\n"
@@ -198,7 +199,9 @@ int run_export(const std::vector<std::string>& args) {
     const traces::PerfettoStats st = app::write_perfetto(p[0], std::vector<std::string>(p.begin() + 1, p.end()), out,
                                                          vm["max-slices"].as<unsigned long long>());
     std::cout << "wrote " << out << ": " << st.slices << " slices for " << st.events << " events"
-              << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "") << "\n";
+              << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "")
+              << (st.counter_samples ? ", " + std::to_string(st.counter_samples) + " samples on the XCDs' counter tracks" : "")
+              << "\n";
   } catch (const std::exception& e) {
     return store_error(e);
   }
