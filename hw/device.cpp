@@ -1,5 +1,7 @@
 #include "hw/device.hpp"
 
+#include "sim/isa/assembler.hpp"
+
 #include <fstream>
 #include <iterator>
 
@@ -8,7 +10,14 @@ namespace tilelab::hw {
 std::vector<std::uint8_t> read_code_object(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DeviceError("cannot read code object '" + path + "'");
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (bytes.empty() || !isa::looks_like_assembly(text)) return bytes;
+  try {  // AMDGPU assembly: assembled and linked as every other reader of code objects does
+    return isa::assemble_code_object(text, path);
+  } catch (const isa::IsaError& e) {
+    throw DeviceError(e.what());
+  }
 }
 
 void check_code_object_arch(const DeviceInfo& info, const std::string& code_arch) {

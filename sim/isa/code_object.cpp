@@ -1,4 +1,5 @@
 #include "sim/isa/code_object.hpp"
+#include "sim/isa/assembler.hpp"
 
 #include <filesystem>
 #include <algorithm>
@@ -297,6 +298,10 @@ CodeObject read_code_object(const std::string& path) {
     if (bytes.size() > kMaxCodeObjectBytes) fail(path, "larger than 256 MiB: not a code object tilelab reads");
   }
   if (in.bad()) fail(path, "cannot read the file");
+  // Assembly text (a .s file): assembled and linked here, so every reader of
+  // a code object takes it (sim/isa/assembler.hpp).
+  if (!bytes.empty() && looks_like_assembly({reinterpret_cast<const char*>(bytes.data()), bytes.size()}))
+    bytes = assemble_code_object({reinterpret_cast<const char*>(bytes.data()), bytes.size()}, path);
   return parse_code_object(std::move(bytes), path);
 }
 

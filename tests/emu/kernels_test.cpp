@@ -2,8 +2,10 @@
 // references, on several shapes and both arches; determinism; the emulated
 // LDS conflicts against the design check; opcode coverage of every kernel.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -237,6 +239,28 @@ TEST(EmuKernels, RefusesBadRequests) {
 // 168 bytes of scratch per lane, 72 scratch instructions) gives its exact
 // integer result through the private segment, run functionally and under
 // the cycle model (issue 26).
+// Assembly as input: gemm_bf16 as clang -S writes it, assembled and linked by
+// tilelab (sim/isa/assembler.hpp), runs functionally and under the cycle
+// model and matches its reference.
+TEST(EmuKernels, AssembledCompilerOutputRunsAndMatchesItsReference) {
+  const std::vector<std::uint8_t> co = hw::read_code_object(std::string(TILELAB_COMPILED_TEST_COS) + "/gfx950/gemm_bf16.s");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tilelab-asm-run-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "gfx950");
+  {
+    std::ofstream o(dir / "gfx950" / "gemm_bf16.hsaco", std::ios::binary);
+    o.write(reinterpret_cast<const char*>(co.data()), static_cast<std::streamsize>(co.size()));
+  }
+  const app::FunctionalRun f = testing::run_suite("gemm_bf16", "gfx950", {256, 256, 128}, 3, dir.string());
+  EXPECT_TRUE(f.pass) << f.max_rel_error;
+  const arch::Arch a = arch::load_arch("gfx950");
+  timing::CycleModel m(a);
+  const app::FunctionalRun t = testing::run_suite("gemm_bf16", "gfx950", {256, 256, 128}, 3, dir.string(),
+                                                  [&](emu::Emulator& e) { m.attach(e); });
+  EXPECT_TRUE(t.pass);
+  EXPECT_EQ(m.result().workgroups, 4u);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(EmuKernels, CompilerSpillsRunThroughThePrivateSegment) {
   const std::vector<std::uint8_t> co = hw::read_code_object(TILELAB_SPILLS_CO);
   constexpr int kItems = 256;  // 4 workgroups of 64

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "kernels/spec.hpp"
+#include "sim/isa/assembler.hpp"
 #include "sim/isa/decoder.hpp"
 
 namespace fs = std::filesystem;
@@ -384,4 +385,91 @@ TEST(CodeObject, SurvivesCutAndFlippedBytes) {
   EXPECT_GT(parsed, 0);
   EXPECT_GT(rejected, 0);
   std::printf("mutants: %d read and decoded, %d rejected with an IsaError\n", parsed, rejected);
+}
+
+// ---- Assembly as input (sim/isa/assembler.hpp) ------------------------------
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  const std::string t = file_text(path);
+  return std::vector<std::uint8_t>(t.begin(), t.end());
+}
+
+}  // namespace
+
+// The hand-written kernel: assembled in process and linked, the same bytes
+// llvm-mc and ld.lld give from the command line (tests/CMakeLists.txt).
+TEST(Assembler, HandWrittenFileGivesTheCommandLineToolsBytes) {
+  const std::string source = std::string(TILELAB_SOURCE_DIR) + "/tests/data/handwritten/scale_rows.s";
+  const std::string text = file_text(source);
+  EXPECT_TRUE(looks_like_assembly(text));
+  EXPECT_FALSE(looks_like_assembly(file_text(TILELAB_HANDWRITTEN_CO)));
+  EXPECT_EQ(assembly_target(text), "gfx950");
+  EXPECT_EQ(assemble_code_object(text, source), file_bytes(TILELAB_HANDWRITTEN_CO));
+  const CodeObject co = read_code_object(source);  // every reader of code objects takes the text
+  EXPECT_EQ(co.path, source);
+  ASSERT_EQ(co.kernels.size(), 1u);
+  EXPECT_EQ(co.kernels[0].name, "scale_rows");
+  EXPECT_EQ(co.arch, "gfx950");
+}
+
+// clang -S output of the project's own kernels: the code object tilelab builds
+// from the text holds the same kernels, metadata and instructions as the one
+// clang builds from the source (a file of several kernels gives them all).
+TEST(Assembler, CompilerOutputGivesTheCompilersCodeObject) {
+  for (const std::string name : {"gemm_bf16", "lds_patterns"}) {
+    SCOPED_TRACE(name);
+    const std::string base = std::string(TILELAB_COMPILED_TEST_COS) + "/gfx950/" + name;
+    const CodeObject from_text = read_code_object(base + ".s");
+    const CodeObject from_clang = read_code_object(base + ".clang.co");
+    ASSERT_EQ(from_text.kernels.size(), from_clang.kernels.size());
+    EXPECT_GE(from_text.kernels.size(), name == "lds_patterns" ? 2u : 1u);
+    const Decoder dec("gfx950");
+    for (std::size_t k = 0; k < from_text.kernels.size(); ++k) {
+      const Kernel &a = from_text.kernels[k], &b = from_clang.kernels[k];
+      EXPECT_EQ(a.name, b.name);
+      EXPECT_EQ(a.vgpr_count, b.vgpr_count);
+      EXPECT_EQ(a.sgpr_count, b.sgpr_count);
+      EXPECT_EQ(a.group_segment_fixed_size, b.group_segment_fixed_size);
+      EXPECT_EQ(a.kernarg_segment_size, b.kernarg_segment_size);
+      EXPECT_EQ(a.args.size(), b.args.size());
+      const Program pa = dec.decode(from_text, a), pb = dec.decode(from_clang, b);
+      ASSERT_EQ(pa.instructions.size(), pb.instructions.size());
+      for (std::size_t i = 0; i < pa.instructions.size(); ++i)
+        ASSERT_EQ(pa.instructions[i].text, pb.instructions[i].text) << a.name << " instruction " << i;
+      const auto ca = from_text.code(a), cb = from_clang.code(b);
+      EXPECT_TRUE(std::equal(ca.begin(), ca.end(), cb.begin(), cb.end()));
+    }
+  }
+}
+
+// Errors: one line naming the file, line and column of the first error;
+// nothing is written.
+TEST(Assembler, ErrorsNameTheLine) {
+  const std::string good = file_text(std::string(TILELAB_SOURCE_DIR) + "/tests/data/handwritten/scale_rows.s");
+  std::string bad = good;
+  const std::string line = "        v_add_u32_e32 v3, v3, v3\n";
+  const std::size_t at = bad.find(line);
+  ASSERT_NE(at, std::string::npos);
+  bad.replace(at, line.size(), "        v_add_u32_e32 v3, v3, s999\n");
+  const int line_no = 1 + static_cast<int>(std::count(bad.begin(), bad.begin() + static_cast<long>(at), '\n'));
+  const std::string msg = message_of([&] { assemble_code_object(bad, "k.s"); });
+  EXPECT_EQ(msg.rfind("k.s:" + std::to_string(line_no) + ":", 0), 0u) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_EQ(message_of([&] { assemble(good, "k.s", "gfx942"); }), "k.s: the text's .amdgcn_target is gfx950, not gfx942");
+  std::string untargeted = good;
+  untargeted.erase(untargeted.find(".amdgcn_target"), std::string(".amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"").size());
+  EXPECT_EQ(message_of([&] { assemble(untargeted, "k.s"); }),
+            "k.s: no .amdgcn_target directive names the processor, and none was given");
+  EXPECT_FALSE(assemble(untargeted, "k.s", "gfx950").empty());
+  EXPECT_EQ(message_of([&] { assemble("s_endpgm\n", "k.s", "gfx9999"); }), "k.s: LLVM does not know the AMDGPU processor 'gfx9999'");
+  // Without the metadata there is nothing to run: the reader says so, after linking.
+  EXPECT_NE(message_of([&] { parse_code_object(assemble_code_object(".amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"\n.text\ns_endpgm\n", "k.s"), "k.s"); }),
+            "(no error)");
 }

@@ -184,6 +184,23 @@ d = json.load(sys.stdin)
 print(d["cycles"] > 0, d["reference"], d["workgroups"])')"
 run runs list "$tmp/co.h5"
 contains "code object run stored" "timing-scale_rows-gfx950" "$out"
+# Assembly as input: the same kernel from its source text, assembled and
+# linked on reading; a malformed line is reported at its line and nothing runs.
+source_s="$(dirname "$0")/../data/handwritten/scale_rows.s"
+run sim "$source_s" --launch "$launch" --functional --save "$tmp/from_s"
+check "assembly functional exit" 0 "$rc"
+contains "assembly header" "scale_rows ($source_s) on gfx950, launch $launch: 16 workgroups, 16 waves, 240 wave-instructions" "$out"
+check "assembly run gives the code object's output" "same" "$(cmp -s "$tmp/saved/out.bin" "$tmp/from_s/out.bin" && echo same)"
+sed 's/v_add_u32_e32 v3, v3, v3/v_add_u32_e32 v3, v3, s999/' "$source_s" > "$tmp/bad.s"
+bad_line=$(grep -n 's999' "$tmp/bad.s" | cut -d: -f1)
+run sim "$tmp/bad.s" --launch "$launch" --functional --out "$tmp/bad.h5" --save "$tmp/bad_saved"
+check "malformed assembly exit" 1 "$rc"
+check "malformed assembly message" "error: $tmp/bad.s:$bad_line:31: register index is out of range" "$err"
+check "malformed assembly runs nothing" "" "$out"
+check "malformed assembly writes nothing" "no" "$([ -e "$tmp/bad.h5" ] || [ -e "$tmp/bad_saved" ] && echo yes || echo no)"
+run disasm "$tmp/bad.s"
+check "malformed assembly disasm exit" 1 "$rc"
+contains "malformed assembly disasm message" "bad.s:$bad_line:31: register index is out of range" "$err"
 run sim "$handwritten" --functional
 check "code object needs a launch file" 2 "$rc"
 contains "code object needs a launch file message" "a code object needs --launch L.toml" "$err"

@@ -39,10 +39,12 @@ inline bool parse_options(const std::string& command, const std::vector<std::str
 }
 
 // Whether a command's target names a code object file (FILE.co, FILE.hsaco,
-// or any path) rather than a kernel of the suite.
+// AMDGPU assembly FILE.s / .S / .asm / .amdgcn, assembled and linked on
+// reading, or any path) rather than a kernel of the suite.
 inline bool names_code_object(const std::string& t) {
   auto ends = [&](const std::string& x) { return t.size() > x.size() && t.compare(t.size() - x.size(), x.size(), x) == 0; };
-  return ends(".co") || ends(".hsaco") || t.find('/') != std::string::npos;
+  return ends(".co") || ends(".hsaco") || ends(".s") || ends(".S") || ends(".asm") || ends(".amdgcn") ||
+         t.find('/') != std::string::npos;
 }
 
 // A layout written in the expression language (a shape means its compact layout).

@@ -103,7 +103,9 @@ int run_disasm(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab disasm FILE.hsaco [--kernel NAME] [--summary] [--no-colour]\n"
       "       tilelab disasm --coverage FILE.co...\n\n"
-      "Decodes an AMDGPU code object (gfx950, gfx942, ... as its ELF header says) with\n"
+      "Decodes an AMDGPU code object (gfx950, gfx942, ... as its ELF header says; or\n"
+      "AMDGPU assembly FILE.s / .amdgcn, assembled by LLVM MC and linked by ld.lld on\n"
+      "reading, for the processor its .amdgcn_target names) with\n"
       "LLVM's MC disassembler and prints, for each kernel (or only NAME):\n"
       "  a header: registers, LDS and scratch bytes, arguments, occupancy (from the\n"
       "  arch file's occupancy calculator), instruction-class counts for the whole\n"

@@ -1,0 +1,200 @@
+#include "sim/isa/assembler.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <regex>
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/TargetParser.h"
+#include "llvm/TargetParser/Triple.h"
+#include "sim/isa/code_object.hpp"
+
+extern "C" void LLVMInitializeAMDGPUTargetInfo();
+extern "C" void LLVMInitializeAMDGPUTargetMC();
+extern "C" void LLVMInitializeAMDGPUAsmParser();
+
+#ifndef TILELAB_LD_LLD
+#define TILELAB_LD_LLD "ld.lld"
+#endif
+
+namespace tilelab::isa {
+
+namespace {
+
+void init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+// The first error LLVM reports, as "name:line:col: message" (warnings are kept
+// only when no error follows; LLVM's notes are left out).
+struct Diagnostics {
+  std::string first_error, first_warning;
+  static void handle(const llvm::SMDiagnostic& d, void* self) {
+    auto* me = static_cast<Diagnostics*>(self);
+    const std::string where = d.getFilename().str() + ":" + std::to_string(d.getLineNo()) + ":" +
+                              std::to_string(d.getColumnNo() + 1) + ": ";
+    if (d.getKind() == llvm::SourceMgr::DK_Error && me->first_error.empty())
+      me->first_error = where + d.getMessage().str();
+    else if (d.getKind() == llvm::SourceMgr::DK_Warning && me->first_warning.empty())
+      me->first_warning = where + d.getMessage().str();
+  }
+};
+
+// A scratch folder removed with everything in it when the scope ends.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string t = (std::filesystem::temp_directory_path() / "tilelab-asm-XXXXXX").string();
+    if (!mkdtemp(t.data())) throw IsaError("cannot create a temporary folder to link the assembly in");
+    path_ = t;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::filesystem::path operator/(const char* f) const { return path_ / f; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::vector<std::uint8_t> read_all(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Runs argv with stdout and stderr into `log`; the exit status (-1: not run).
+int run_program(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (!std::freopen(log.c_str(), "w", stdout) || !std::freopen(log.c_str(), "a", stderr)) _exit(127);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+bool looks_like_assembly(std::string_view bytes) {
+  if (bytes.substr(0, 4) == std::string_view("\x7f" "ELF", 4)) return false;
+  return bytes.substr(0, 4096).find('\0') == std::string_view::npos;
+}
+
+std::string assembly_target(std::string_view text) {
+  static const std::regex directive(R"(\.amdgcn_target\s+"[^"]*--(gfx[0-9a-z]+))");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(text.begin(), text.end(), m, directive)) return "";
+  return m[1].str();
+}
+
+std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu_hint) {
+  init_once();
+  const std::string named = assembly_target(text);
+  if (!named.empty() && !cpu_hint.empty() && named != cpu_hint)
+    throw IsaError(name + ": the text's .amdgcn_target is " + named + ", not " + cpu_hint);
+  const std::string cpu = !named.empty() ? named : cpu_hint;
+  if (cpu.empty()) throw IsaError(name + ": no .amdgcn_target directive names the processor, and none was given");
+  if (llvm::AMDGPU::parseArchAMDGCN(cpu) == llvm::AMDGPU::GK_NONE)
+    throw IsaError(name + ": LLVM does not know the AMDGPU processor '" + cpu + "'");
+
+  const llvm::Triple triple("amdgcn-amd-amdhsa");
+  std::string err;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target) throw IsaError("LLVM has no AMDGPU target: " + err);
+  llvm::MCTargetOptions options;
+  std::unique_ptr<llvm::MCRegisterInfo> mri(target->createMCRegInfo(triple));
+  std::unique_ptr<llvm::MCAsmInfo> mai(target->createMCAsmInfo(*mri, triple, options));
+  std::unique_ptr<llvm::MCInstrInfo> mii(target->createMCInstrInfo());
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(triple, cpu, ""));
+  if (!mri || !mai || !mii || !sti) throw IsaError("LLVM's AMDGPU assembler is not available");
+
+  llvm::SourceMgr sources;
+  Diagnostics diagnostics;
+  sources.setDiagHandler(&Diagnostics::handle, &diagnostics);
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), name),
+                             llvm::SMLoc());
+  llvm::MCContext ctx(triple, mai.get(), mri.get(), sti.get(), &sources, &options);
+  std::unique_ptr<llvm::MCObjectFileInfo> files(target->createMCObjectFileInfo(ctx, /*PIC=*/true));
+  ctx.setObjectFileInfo(files.get());
+
+  llvm::SmallVector<char, 0> object;
+  {
+    llvm::raw_svector_ostream out(object);
+    std::unique_ptr<llvm::MCAsmBackend> backend(target->createMCAsmBackend(*sti, *mri, options));
+    std::unique_ptr<llvm::MCCodeEmitter> emitter(target->createMCCodeEmitter(*mii, ctx));
+    if (!backend || !emitter) throw IsaError("LLVM's AMDGPU assembler is not available");
+    std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(out);
+    std::unique_ptr<llvm::MCStreamer> streamer(
+        target->createMCObjectStreamer(triple, ctx, std::move(backend), std::move(writer), std::move(emitter), *sti));
+    std::unique_ptr<llvm::MCAsmParser> parser(llvm::createMCAsmParser(sources, ctx, *streamer, *mai));
+    std::unique_ptr<llvm::MCTargetAsmParser> target_parser(target->createMCAsmParser(*sti, *parser, *mii, options));
+    if (!target_parser) throw IsaError("LLVM's AMDGPU assembly parser is not available");
+    parser->setTargetParser(*target_parser);
+    const bool failed = parser->Run(/*NoInitialTextSection=*/false);
+    if (failed || !diagnostics.first_error.empty())
+      throw IsaError(diagnostics.first_error.empty() ? name + ": the assembler failed" : diagnostics.first_error);
+  }
+  return std::vector<std::uint8_t>(object.begin(), object.end());
+}
+
+std::vector<std::uint8_t> assemble_code_object(std::string_view text, const std::string& name, const std::string& cpu) {
+  const std::vector<std::uint8_t> object = assemble(text, name, cpu);
+  const ScratchDir dir;
+  {
+    std::ofstream o(dir / "input.o", std::ios::binary);
+    o.write(reinterpret_cast<const char*>(object.data()), static_cast<std::streamsize>(object.size()));
+    if (!o) throw IsaError(name + ": cannot write the object to link");
+  }
+  const int status = run_program({TILELAB_LD_LLD, "-shared", (dir / "input.o").string(), "-o", (dir / "out.co").string()},
+                                 dir / "link.log");
+  if (status != 0) {
+    std::string log;
+    for (std::uint8_t c : read_all(dir / "link.log")) log += static_cast<char>(c);
+    const std::size_t nl = log.find('\n');
+    if (nl != std::string::npos) log.resize(nl);
+    if (status == 127 || log.empty()) log = "could not run " + std::string(TILELAB_LD_LLD) + " (Debian package lld-22)";
+    throw IsaError(name + ": linking failed: " + log);
+  }
+  return read_all(dir / "out.co");
+}
+
+}  // namespace tilelab::isa

@@ -1,0 +1,39 @@
+// AMDGPU assembly as input.  Wherever tilelab takes a code object it also
+// takes the assembly text compilers and people write (clang/hipcc -S, Triton's
+// .amdgcn, FlyDSL's final ISA dump, AMD's hand-written .s): the text is
+// assembled in process by LLVM MC (its AMDGPU assembly parser, the one
+// llvm-mc uses) into a relocatable ELF object and linked by ld.lld into a
+// code object, the same bytes `llvm-mc -filetype=obj` then `ld.lld -shared`
+// give.  A file with several kernels gives a code object with all of them.
+//
+// Guarantee: either the linked code object's bytes, or an IsaError whose one
+// line names the file, the line and column of the first error and LLVM's
+// message ("k.s:12:9: invalid operand for instruction"); nothing is run and
+// no file is left behind.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilelab::isa {
+
+// True when `bytes` are not an ELF file but text (what read_code_object
+// then assembles): the first bytes are not "\x7fELF" and contain no NUL.
+bool looks_like_assembly(std::string_view bytes);
+
+// The processor the text names in its `.amdgcn_target "amdgcn-amd-amdhsa--gfxNNN"`
+// directive (the part after "--", without target features), or "".
+std::string assembly_target(std::string_view text);
+
+// Assembles `text` (`name` labels its lines in errors) for `cpu`: the
+// `.amdgcn_target` processor when the text has one (then `cpu` must be empty
+// or the same), else `cpu` (IsaError when both are empty).  Returns the
+// relocatable ELF object.
+std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu = "");
+
+// assemble(), then link into a code object with ld.lld (-shared).
+std::vector<std::uint8_t> assemble_code_object(std::string_view text, const std::string& name,
+                                               const std::string& cpu = "");
+
+}  // namespace tilelab::isa
