@@ -34,6 +34,7 @@ run fuzz_arch_toml tests/fuzz/arch_corpus 8192
 run fuzz_emu_operands tests/fuzz/emu_corpus 200
 run fuzz_rocprof_csv tests/fuzz/csv_corpus 4096
 run fuzz_launch_file tests/fuzz/launch_corpus 4096
+run fuzz_launch_expression tests/fuzz/expression_corpus 256
 run fuzz_thread_trace tests/fuzz/att_corpus 4096
 run fuzz_rocpd tests/fuzz/rocpd_corpus 8192
 echo "== code objects: cut and flipped bytes"
