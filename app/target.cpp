@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,6 +75,31 @@ std::vector<long long> parse_shape(const std::string& text) {
     v.push_back(x);
   }
   return v;
+}
+
+std::map<std::string, std::int64_t> parse_named_shape(const std::string& text) {
+  std::map<std::string, std::int64_t> shape;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const std::size_t eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    const bool named = eq != std::string::npos && !name.empty() &&
+                       std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+                       !std::isdigit(static_cast<unsigned char>(name[0]));
+    std::size_t used = 0;
+    long long x = 0;
+    try {
+      if (named) x = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (!named || used == 0 || used != item.size() - eq - 1)
+      throw std::invalid_argument("--shape: '" + item + "' is not NAME=INTEGER (a launch template's shape: M=4096,N=4096,K=512)");
+    shape[name] = x;
+  }
+  if (shape.empty()) throw std::invalid_argument("--shape: empty (a launch template's shape: M=4096,N=4096,K=512)");
+  return shape;
 }
 
 std::string default_run_id(std::string_view kind, const std::string& kernel, const std::string& arch) {

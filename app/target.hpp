@@ -6,6 +6,7 @@
 // the CLI and Python default them the same way.
 #pragma once
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,9 @@ std::vector<long long> default_shape(const kernels::KernelSpec& spec);
 std::string shape_text(const kernels::KernelSpec& spec, const std::vector<long long>& shape);
 // "128,128,64" -> {128, 128, 64}; std::invalid_argument naming the bad item.
 std::vector<long long> parse_shape(const std::string& text);
+// "M=4096,N=4096,K=512" -> {M: 4096, N: 4096, K: 512}: a launch template's
+// shape; std::invalid_argument naming the bad item.
+std::map<std::string, std::int64_t> parse_named_shape(const std::string& text);
 
 // The run id a stored run gets when none is given: "<kind>-<kernel>-<arch>"
 // (kind: design, sim, timing, hw).

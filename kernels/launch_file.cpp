@@ -10,12 +10,15 @@
 #include <bit>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 #include "kernels/common/formats.hpp"
+#include "kernels/launch_expression.hpp"
 #include "sim/arch/toml_text.hpp"
 
 namespace tilelab::kernels {
@@ -44,14 +47,31 @@ std::string read_text(const std::string& file) {
   return text;
 }
 
-std::array<std::uint32_t, 3> dims(const std::string& file, const toml::node& n, const char* key) {
+using Shape = std::map<std::string, std::int64_t>;
+
+// A whole number written as a TOML integer, or as a string holding an
+// expression of the shape (kernels/launch_expression.hpp): "ceil(N/256)".
+std::optional<std::int64_t> whole_number(const std::string& file, const toml::node& n, const Shape& shape,
+                                         const std::string& what) {
+  if (n.is_integer()) return **n.as_integer();
+  if (!n.is_string()) return std::nullopt;
+  const std::string& text = **n.as_string();
+  try {
+    return LaunchExpression::parse(text).whole(shape);
+  } catch (const LaunchExpressionError& e) {
+    fail(file, &n, what + " '" + text + "': " + e.what());
+  }
+}
+
+std::array<std::uint32_t, 3> dims(const std::string& file, const toml::node& n, const char* key, const Shape& shape) {
   const toml::array* a = n.as_array();
   if (!a || a->empty() || a->size() > 3) fail(file, &n, std::string(key) + " must be [x], [x, y] or [x, y, z]");
   std::array<std::uint32_t, 3> d{1, 1, 1};
   for (std::size_t i = 0; i < a->size(); ++i) {
-    const auto v = a->get(i)->value<std::int64_t>();
-    if (!a->get(i)->is_integer() || !v || *v < 1 || *v > 0x7fffffff)
-      fail(file, a->get(i), std::string(key) + " values must be integers from 1 to 2^31-1");
+    const auto v = whole_number(file, *a->get(i), shape, std::string(key) + "[" + std::to_string(i) + "]");
+    if (!v || *v < 1 || *v > 0x7fffffff)
+      fail(file, a->get(i), std::string(key) + " values must be integers from 1 to 2^31-1" +
+                                (v ? " (this one is " + std::to_string(*v) + ")" : ""));
     d[i] = static_cast<std::uint32_t>(*v);
   }
   return d;
@@ -63,7 +83,8 @@ void only(const std::string& file, const toml::table& t, std::initializer_list<c
       fail(file, &v, "unknown key '" + std::string(k.str()) + "'" + in);
 }
 
-LaunchArg read_arg(const std::string& file, const std::string& key, const toml::node& node, const isa::Kernel& k) {
+LaunchArg read_arg(const std::string& file, const std::string& key, const toml::node& node, const isa::Kernel& k,
+                   const Shape& shape) {
   LaunchArg a;
   a.key = key;
   const isa::KernelArg* meta = nullptr;
@@ -109,9 +130,9 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
     if (!bt) fail(file, b, "buffer must be { bytes = N, fill = ... }");
     only(file, *bt, {"bytes", "fill", "dtype", "value", "path"}, " in a buffer");
     a.is_buffer = true;
-    const auto bytes = bt->get("bytes") ? bt->get("bytes")->value<std::int64_t>() : std::nullopt;
+    const auto bytes = bt->get("bytes") ? whole_number(file, *bt->get("bytes"), shape, "bytes") : std::nullopt;
     if (!bytes || *bytes < 0 || static_cast<std::uint64_t>(*bytes) > kMaxBufferBytes)
-      fail(file, b, "buffer bytes must be an integer from 0 to 2^32");
+      fail(file, b, "buffer bytes must be an integer from 0 to 2^32" + (bytes ? " (this is " + std::to_string(*bytes) + ")" : std::string()));
     a.bytes = static_cast<std::uint64_t>(*bytes);
     a.fill = bt->get("fill") ? bt->get("fill")->value_or(std::string()) : "zeros";
     if (a.fill == "random") {
@@ -146,8 +167,8 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
     if (pointer && !(v->is_integer() && **v->as_integer() == 0))
       fail(file, v, "argument '" + key + "' is a buffer: give buffer = { ... } (or value = 0, a null pointer)");
     if (t->get("save")) fail(file, t->get("save"), "only buffers are saved");
-    if (v->is_integer()) {
-      a.int_value = **v->as_integer();
+    if (v->is_integer() || v->is_string()) {
+      a.int_value = *whole_number(file, *v, shape, "args." + key);
       const bool fits = a.size >= 8 || (a.int_value >= -(std::int64_t{1} << (8 * a.size - 1)) &&
                                          a.int_value < (std::int64_t{1} << (8 * a.size)));
       if (!fits) fail(file, v, "value " + std::to_string(a.int_value) + " does not fit the argument's " + std::to_string(a.size) + " bytes");
@@ -156,7 +177,7 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
       a.is_float = true;
       a.float_value = **v->as_floating_point();
     } else {
-      fail(file, v, "value must be a number");
+      fail(file, v, "value must be a number or an expression of the shape in quotes");
     }
   } else {
     fail(file, &node, "args." + key + " needs value = ... or buffer = { ... }");
@@ -172,7 +193,8 @@ std::uint64_t default_memory_budget() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
 }
 
-LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory) {
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory,
+                            const std::map<std::string, std::int64_t>& shape_given) {
   const std::string text = read_text(file);
   if (const std::optional<std::string> problem = arch::toml_text_problem(text, file)) throw std::invalid_argument(*problem);
   toml::table root;
@@ -181,9 +203,20 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   } catch (const toml::parse_error& e) {
     throw std::invalid_argument(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
-  only(file, root, {"kernel", "grid", "block", "dynamic_lds", "seed", "args"}, " (kernel, grid, block, dynamic_lds, seed, args)");
+  only(file, root, {"kernel", "grid", "block", "dynamic_lds", "seed", "shape", "args"},
+       " (kernel, grid, block, dynamic_lds, seed, shape, args)");
   LaunchFile l;
   l.path = file;
+  // The shape: the file's [shape] defaults, then the caller's values (--shape).
+  if (const toml::node* sh = root.get("shape")) {
+    const toml::table* t = sh->as_table();
+    if (!t) fail(file, sh, "shape must be a table of NAME = integer");
+    for (const auto& [name, v] : *t) {
+      if (!v.is_integer()) fail(file, &v, "shape." + std::string(name.str()) + " must be an integer");
+      l.shape[std::string(name.str())] = **v.as_integer();
+    }
+  }
+  for (const auto& [name, v] : shape_given) l.shape[name] = v;
   if (const toml::node* k = root.get("kernel")) {
     if (!k->is_string()) fail(file, k, "kernel must be a string");
     l.kernel = **k->as_string();
@@ -196,16 +229,16 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   for (const auto& x : co.kernels)
     if (x.name == l.kernel) k = &x;
   if (!k) co.kernel(l.kernel);  // throws, naming the kernels there are
-  if (const toml::node* g = root.get("grid")) l.grid = dims(file, *g, "grid");
+  if (const toml::node* g = root.get("grid")) l.grid = dims(file, *g, "grid", l.shape);
   l.block = {static_cast<std::uint32_t>(std::max(1, k->max_flat_workgroup_size)), 1, 1};
-  if (const toml::node* b = root.get("block")) l.block = dims(file, *b, "block");
+  if (const toml::node* b = root.get("block")) l.block = dims(file, *b, "block", l.shape);
   const std::uint64_t items = std::uint64_t{l.block[0]} * l.block[1] * l.block[2];
   if (k->max_flat_workgroup_size > 0 && items > static_cast<std::uint64_t>(k->max_flat_workgroup_size))
     fail(file, root.get("block"), "a block of " + std::to_string(items) + " work-items is more than the kernel's " +
                                       std::to_string(k->max_flat_workgroup_size));
   if (const toml::node* d = root.get("dynamic_lds")) {
-    const auto v = d->value<std::int64_t>();
-    if (!d->is_integer() || !v || *v < 0 || *v > (1 << 20)) fail(file, d, "dynamic_lds must be bytes from 0 to 1 MiB");
+    const auto v = whole_number(file, *d, l.shape, "dynamic_lds");
+    if (!v || *v < 0 || *v > (1 << 20)) fail(file, d, "dynamic_lds must be bytes from 0 to 1 MiB");
     l.dynamic_lds = static_cast<std::uint32_t>(*v);
   }
   if (const toml::node* s = root.get("seed")) {
@@ -216,7 +249,7 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   if (const toml::node* a = root.get("args")) {
     const toml::table* t = a->as_table();
     if (!t) fail(file, a, "args must be a table of [args.NAME] tables");
-    for (const auto& [key, node] : *t) l.args.push_back(read_arg(file, std::string(key.str()), node, *k));
+    for (const auto& [key, node] : *t) l.args.push_back(read_arg(file, std::string(key.str()), node, *k, l.shape));
   }
   // Every argument but the padding slots must be given: a forgotten pointer
   // would run the kernel on address 0.

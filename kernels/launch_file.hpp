@@ -19,6 +19,18 @@
 //   [args."@40"]                   # the argument at byte offset 40
 //   value = 0
 //
+// A launch template: any whole number above (grid, block, dynamic_lds,
+// bytes, an integer value) may be a string holding an expression of the
+// problem's shape (kernels/launch_expression.hpp), whose names come from the
+// file's [shape] table and the caller's shape (`--shape M=4096,N=...`), the
+// caller's winning:
+//   [shape]
+//   M = 256
+//   N = 256
+//   grid = ["ceil(N/256)", "ceil(M/256)", 1]
+//   [args.A]
+//   buffer = { bytes = "M*K/2", fill = "random", dtype = "u8" }
+//
 // fill: "zeros", "constant" (with value, a byte), "random" (dtype u8, u16,
 // u32, i32, f32 in [-1, 1), bf16 in [-1, 1)), or "file" (with path; the
 // file's bytes, as many as fit).  A scalar's type follows the argument's size
@@ -27,6 +39,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +69,7 @@ struct LaunchFile {
   std::uint32_t dynamic_lds = 0;
   std::uint64_t seed = 1;
   std::vector<LaunchArg> args;  // in the kernel's argument order
+  std::map<std::string, std::int64_t> shape;  // the template's values, as used ([shape], then the caller's)
 };
 
 // Reads FILE against the code object's kernels (names and offsets checked
@@ -63,7 +77,9 @@ struct LaunchFile {
 // line where known, and what is wrong.
 // `max_memory`: the most bytes its buffers may take together (0: half of the
 // machine's memory), checked before anything is allocated.
-LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory = 0);
+// `shape`: values of the template's names, over the file's [shape] defaults.
+LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, std::uint64_t max_memory = 0,
+                            const std::map<std::string, std::int64_t>& shape = {});
 
 // Half of the machine's physical memory: the default budget of a run's buffers.
 std::uint64_t default_memory_budget();

@@ -201,6 +201,25 @@ check "malformed assembly writes nothing" "no" "$([ -e "$tmp/bad.h5" ] || [ -e "
 run disasm "$tmp/bad.s"
 check "malformed assembly disasm exit" 1 "$rc"
 contains "malformed assembly disasm message" "bad.s:$bad_line:31: register index is out of range" "$err"
+# A launch template: the same launch with every size an expression of the
+# shape, the file's [shape] default replaced by --shape; same output bytes.
+sed -e 's/^grid = \[16, 1, 1\]/grid = ["ceil(n\/64)", 1, 1]/' -e 's/bytes = 4000/bytes = "4*n"/g' \
+    -e 's/^value = 1000/value = "n"/' -e 's/^seed = 5/seed = 5\n[shape]\nn = 7/' "$launch" > "$tmp/template.toml"
+run sim "$handwritten" --launch "$tmp/template.toml" --shape n=1000 --functional --save "$tmp/from_template"
+check "template exit" 0 "$rc"
+contains "template header" "launch $tmp/template.toml, n=1000: 16 workgroups, 16 waves, 240 wave-instructions" "$out"
+check "template gives the literal file's output" "same" "$(cmp -s "$tmp/saved/out.bin" "$tmp/from_template/out.bin" && echo same)"
+run sim "$handwritten" --launch "$tmp/template.toml" --functional
+contains "template default shape" "n=7: 1 workgroups, 1 waves" "$out"
+run sim "$handwritten" --launch "$tmp/template.toml" --shape n=1000.5 --functional
+check "template bad shape exit" 2 "$rc"
+contains "template bad shape message" "--shape: 'n=1000.5' is not NAME=INTEGER" "$err"
+run sim "$handwritten" --launch "$tmp/template.toml" --shape m=1000 --functional
+contains "template other name keeps the default" "m=1000,n=7" "$out"
+sed 's/"4\*n"/"4*(n"/' "$tmp/template.toml" > "$tmp/template_bad.toml"
+run sim "$handwritten" --launch "$tmp/template_bad.toml" --functional
+check "template bad expression exit" 2 "$rc"
+contains "template bad expression message" "template_bad.toml:11: bytes '4*(n': column 5: expected ')', found the end" "$err"
 run sim "$handwritten" --functional
 check "code object needs a launch file" 2 "$rc"
 contains "code object needs a launch file message" "a code object needs --launch L.toml" "$err"

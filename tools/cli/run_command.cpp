@@ -274,7 +274,9 @@ int run_run(const std::vector<std::string>& args) {
     std::optional<kernels::LaunchFile> launch;
     if (code_object) {
       co = isa::read_code_object(target);
-      launch = kernels::read_launch_file(vm["launch"].as<std::string>(), *co, vm["max-memory"].as<std::uint64_t>());
+      launch = kernels::read_launch_file(vm["launch"].as<std::string>(), *co, vm["max-memory"].as<std::uint64_t>(),
+                                         vm.count("shape") ? app::parse_named_shape(vm["shape"].as<std::string>())
+                                                           : std::map<std::string, std::int64_t>{});
       kernel_name = launch->kernel;
     } else {
       const kernels::KernelSpec& spec = kernels::find_spec(target);

@@ -199,7 +199,10 @@ int run_code_object(const po::variables_map& vm) {
   if (!vm.count("launch")) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
   try {
     const isa::CodeObject co = isa::read_code_object(file);
-    kernels::LaunchFile l = kernels::read_launch_file(vm["launch"].as<std::string>(), co, vm["max-memory"].as<std::uint64_t>());
+    const std::map<std::string, std::int64_t> given_shape =
+        vm.count("shape") ? app::parse_named_shape(vm["shape"].as<std::string>()) : std::map<std::string, std::int64_t>{};
+    kernels::LaunchFile l =
+        kernels::read_launch_file(vm["launch"].as<std::string>(), co, vm["max-memory"].as<std::uint64_t>(), given_shape);
     if (vm.count("kernel") && vm["kernel"].as<std::string>() != l.kernel)
       return usage_error("sim", "--kernel " + vm["kernel"].as<std::string>() + " but the launch file is for " + l.kernel);
     const arch::Arch a = arch::load_arch(vm["arch"].defaulted() ? co.arch : vm["arch"].as<std::string>());
@@ -232,7 +235,9 @@ int run_code_object(const po::variables_map& vm) {
       const emu::RunStats& stats;
       std::vector<kernels::SavedBuffer> saved;
     } run{device.last_stats(), launch.check().saved};
-    const std::string shape = "launch " + l.path;
+    std::string shape = "launch " + l.path;  // and a template's shape: "launch L.toml, M=256,N=256"
+    for (auto it = l.shape.begin(); it != l.shape.end(); ++it)
+      shape += (it == l.shape.begin() ? ", " : ",") + it->first + "=" + std::to_string(it->second);
     if (model) {
       app::TimedRun t;
       t.kernel = l.kernel;
@@ -358,6 +363,8 @@ int run_sim(const std::vector<std::string>& args) {
       "the instructions before the first branch, is refused before it starts.\n"
       "--max-cycles N (default 68719476736, 2^36): a timed launch still running at that\n"
       "simulated cycle stops with one line (a wave that sleeps or waits in a loop).\n"
+      "A launch template writes sizes as expressions of its [shape] table's names\n"
+      "(\"ceil(N/256)\", \"M*K/2\"); --shape NAME=V,... (M=4096,N=4096,K=512) overrides them.\n"
       "--max-memory BYTES (default: half of this machine's memory): the most a launch\n"
       "file's buffers may take together, checked before any is allocated.\n"
       "\n"
