@@ -12,7 +12,7 @@ std::vector<std::uint8_t> read_code_object(const std::string& path) {
   if (!in) throw DeviceError("cannot read code object '" + path + "'");
   std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  if (bytes.empty() || !isa::looks_like_assembly(text)) return bytes;
+  if (!isa::is_assembly_input(path, text)) return bytes;
   try {  // AMDGPU assembly: assembled and linked as every other reader of code objects does
     return isa::assemble_code_object(text, path);
   } catch (const isa::IsaError& e) {

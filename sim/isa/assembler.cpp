@@ -119,6 +119,13 @@ bool looks_like_assembly(std::string_view bytes) {
   return bytes.substr(0, 4096).find('\0') == std::string_view::npos;
 }
 
+bool is_assembly_input(const std::string& path, std::string_view bytes) {
+  if (bytes.empty() || !looks_like_assembly(bytes)) return false;
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".s" || ext == ".S" || ext == ".asm" || ext == ".amdgcn") return true;
+  return bytes.find(".amdgcn_target") != std::string_view::npos || bytes.find(".amdhsa_kernel") != std::string_view::npos;
+}
+
 std::string assembly_target(std::string_view text) {
   static const std::regex directive(R"(\.amdgcn_target\s+"[^"]*--(gfx[0-9a-z]+))");
   std::match_results<std::string_view::const_iterator> m;

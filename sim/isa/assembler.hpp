@@ -18,9 +18,14 @@
 
 namespace tilelab::isa {
 
-// True when `bytes` are not an ELF file but text (what read_code_object
-// then assembles): the first bytes are not "\x7fELF" and contain no NUL.
+// True when `bytes` are not an ELF file but text: the first bytes are not
+// "\x7fELF" and contain no NUL.
 bool looks_like_assembly(std::string_view bytes);
+
+// Whether a file read as a code object is assembly to assemble: text named
+// FILE.s, .S, .asm or .amdgcn, or any text with an `.amdgcn_target` or
+// `.amdhsa_kernel` directive (other text is refused as "not an ELF file").
+bool is_assembly_input(const std::string& path, std::string_view bytes);
 
 // The processor the text names in its `.amdgcn_target "amdgcn-amd-amdhsa--gfxNNN"`
 // directive (the part after "--", without target features), or "".

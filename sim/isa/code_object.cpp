@@ -300,7 +300,7 @@ CodeObject read_code_object(const std::string& path) {
   if (in.bad()) fail(path, "cannot read the file");
   // Assembly text (a .s file): assembled and linked here, so every reader of
   // a code object takes it (sim/isa/assembler.hpp).
-  if (!bytes.empty() && looks_like_assembly({reinterpret_cast<const char*>(bytes.data()), bytes.size()}))
+  if (is_assembly_input(path, {reinterpret_cast<const char*>(bytes.data()), bytes.size()}))
     bytes = assemble_code_object({reinterpret_cast<const char*>(bytes.data()), bytes.size()}, path);
   return parse_code_object(std::move(bytes), path);
 }

@@ -410,6 +410,10 @@ TEST(Assembler, HandWrittenFileGivesTheCommandLineToolsBytes) {
   const std::string text = file_text(source);
   EXPECT_TRUE(looks_like_assembly(text));
   EXPECT_FALSE(looks_like_assembly(file_text(TILELAB_HANDWRITTEN_CO)));
+  EXPECT_TRUE(is_assembly_input("k.s", "s_endpgm\n"));
+  EXPECT_TRUE(is_assembly_input("k.txt", text));                  // its directives say what it is
+  EXPECT_FALSE(is_assembly_input("k.hsaco", "not a code object\n"));  // refused as not ELF
+  EXPECT_EQ(message_of([] { parse_code_object({'h', 'i'}, "k.hsaco"); }), "k.hsaco: offset 0x0: not an ELF file");
   EXPECT_EQ(assembly_target(text), "gfx950");
   EXPECT_EQ(assemble_code_object(text, source), file_bytes(TILELAB_HANDWRITTEN_CO));
   const CodeObject co = read_code_object(source);  // every reader of code objects takes the text
