@@ -220,6 +220,43 @@ sed 's/"4\*n"/"4*(n"/' "$tmp/template.toml" > "$tmp/template_bad.toml"
 run sim "$handwritten" --launch "$tmp/template_bad.toml" --functional
 check "template bad expression exit" 2 "$rc"
 contains "template bad expression message" "template_bad.toml:11: bytes '4*(n': column 5: expected ')', found the end" "$err"
+# A sweep: two candidates (the code object and its source text) x three
+# problems of the template, one of which the template refuses (grid 0).
+cat > "$tmp/sweep.toml" <<EOS
+name = "rows"
+[[candidate]]
+name = "co"
+code_object = "$handwritten"
+launch = "template.toml"
+[[candidate]]
+name = "asm"
+code_object = "$source_s"
+launch = "template.toml"
+[[problem]]
+n = 1000
+[[problem]]
+n = 64
+[[problem]]
+n = 0
+EOS
+run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
+check "sweep exit" 0 "$rc"
+contains "sweep header" "sweep rows: 2 candidates x 3 problems (cycle model, sampled)" "$out"
+contains "sweep winner (ties keep the first)" "  n=1000   co" "$out"
+contains "sweep equal candidates" "asm 1.00" "$out"
+contains "sweep wins" "wins: co 2 asm 0; 2 invalid point(s)" "$out"
+contains "sweep invalid reason" "invalid: co at n=0: $tmp/template.toml:4: grid values must be integers from 1 to 2^31-1 (this one is 0)" "$out"
+contains "sweep progress" "[6/6] asm n=0: invalid: " "$err"
+run runs list "$tmp/sweep.h5"
+check "sweep stores each valid point" 4 "$(printf '%s\n' "$out" | grep -c '^sweep-rows-')"
+contains "sweep run id" "sweep-rows-asm-n64" "$out"
+run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
+check "sweep resumed exit" 0 "$rc"
+check "sweep resumed reads the stored points" 4 "$(printf '%s\n' "$err" | grep -c ', stored (')"
+printf 'name = "x"\n[[candidate]]\nname = "a"\ncode_object = "x.co"\nlaunch = "l.toml"\nshape = 3\n[[problem]]\nn = 1\n' > "$tmp/bad_sweep.toml"
+run sweep "$tmp/bad_sweep.toml"
+check "sweep bad file exit" 2 "$rc"
+contains "sweep bad file message" "bad_sweep.toml:6: candidate shape must be { NAME = integer, ... }" "$err"
 run sim "$handwritten" --functional
 check "code object needs a launch file" 2 "$rc"
 contains "code object needs a launch file message" "a code object needs --launch L.toml" "$err"

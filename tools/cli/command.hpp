@@ -32,5 +32,6 @@ int run_check(const std::vector<std::string>& args);
 int run_sim(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_import(const std::vector<std::string>& args);
+int run_sweep(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

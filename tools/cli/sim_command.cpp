@@ -14,6 +14,7 @@
 #include "app/record.hpp"
 #include "app/run_json.hpp"
 #include "app/target.hpp"
+#include "app/launch_run.hpp"
 #include "app/timed_run.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
@@ -216,70 +217,43 @@ int run_code_object(const po::variables_map& vm) {
       if (!fs::is_directory(vm["save"].as<std::string>()))
         return usage_error("sim", "--save " + vm["save"].as<std::string>() + ": cannot make that folder");
     }
-    std::optional<timing::CycleModel> model;
-    if (vm.count("timing")) {
-      app::TimedOptions o = timed_options(vm);
-      o.check_reference = vm.count("save") > 0;  // saved buffers need every workgroup
-      model.emplace(a, app::model_options(o, l.kernel));
-    }
-    hw::EmuDevice device(a, [&](emu::Emulator& e) {
-      e.set_wave_budget(vm["max-wave-instructions"].as<std::uint64_t>());
-      e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
-      if (model) model->attach(e);
-    });
-    const hw::Kernel kernel = device.load_kernel(co, l.kernel);
-    const emu::Emulator& e = device.emulator(kernel);
-    const kernels::HostLaunch launch = kernels::launch_file_host(device, l, co.kernel(l.kernel));
-    device.launch(kernel, launch.grid, launch.block, launch.dynamic_lds, launch.arguments);
-    struct {
-      const emu::RunStats& stats;
-      std::vector<kernels::SavedBuffer> saved;
-    } run{device.last_stats(), launch.check().saved};
-    std::string shape = "launch " + l.path;  // and a template's shape: "launch L.toml, M=256,N=256"
-    for (auto it = l.shape.begin(); it != l.shape.end(); ++it)
-      shape += (it == l.shape.begin() ? ", " : ",") + it->first + "=" + std::to_string(it->second);
-    if (model) {
-      app::TimedRun t;
-      t.kernel = l.kernel;
-      t.shape = shape;
-      t.seed = l.seed;
-      t.arch = &a;
-      t.code_object_sha256 = isa::sha256_hex(std::span<const std::uint8_t>(co.bytes));
-      t.stats = &run.stats;
-      t.timing = &model->result();
-      t.program = &e.program();
-      t.model_seconds = run.stats.seconds;
-      t.top = vm["top"].as<int>();
+    app::TimedOptions o = timed_options(vm);
+    o.check_reference = vm.count("save") > 0;  // saved buffers need every workgroup
+    const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, o, vm.count("timing") > 0);
+    const std::string& shape = run->shape;
+    if (run->model) {
+      const app::TimedRun& t = run->view;
       if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
       else print_timing_text(t);
       if (vm.count("out")) app::record_timing(vm["out"].as<std::string>(), id, t, store_writer_options());
       if (vm.count("plot")) {
-        const std::string e = write_roofline(vm["plot"].as<std::string>(), model->result(), a, l.kernel + " on " + a.name + ", " + shape);
+        const std::string e = write_roofline(vm["plot"].as<std::string>(), run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
         if (!e.empty()) {
           std::cerr << "error: " << e << "\n";
           return kFailed;
         }
       }
     } else {
+      const emu::RunStats& stats = *run->stats;
       std::printf("%s (%s) on %s, %s: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s\n", l.kernel.c_str(),
-                  file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(run.stats.workgroups),
-                  static_cast<unsigned long long>(run.stats.waves),
-                  static_cast<unsigned long long>(run.stats.wave_instructions), run.stats.seconds);
-      print_text(run.stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
+                  file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(stats.workgroups),
+                  static_cast<unsigned long long>(stats.waves),
+                  static_cast<unsigned long long>(stats.wave_instructions), stats.seconds);
+      print_text(stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
       if (vm.count("out"))
-        app::record_launch_file_run(vm["out"].as<std::string>(), id, a, co, l.kernel, shape, l.seed, run.stats,
+        app::record_launch_file_run(vm["out"].as<std::string>(), id, a, co, l.kernel, shape, l.seed, stats,
                                     store_writer_options());
     }
-    for (const auto& b : run.saved) {
+    for (const auto& b : run->saved) {
       if (!vm.count("save")) break;
       const std::string out = (fs::path(vm["save"].as<std::string>()) / (b.name + ".bin")).string();
       std::ofstream f(out, std::ios::binary);
       if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
         throw std::runtime_error("cannot write '" + out + "'");
     }
-    if (!vm.count("save") && !run.saved.empty())
-      std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run.saved.size());
-    return model && model->result().hazard_count ? kFailed : kOk;
+    if (!vm.count("save") && !run->saved.empty())
+      std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());
+    return run->model && run->model->result().hazard_count ? kFailed : kOk;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("sim", error_text(e));
   } catch (const std::exception& e) {
