@@ -37,7 +37,7 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
   info.seed = t.seed;
   info.problem_shape = t.shape;
   info.time_unit = "cycles";
-  info.config_json = Json{{"cus", r.cus},
+  Json config = Json{{"cus", r.cus},
                           {"clock_mhz", r.clock_mhz},
                           {"clock_status", r.clock_status},
                           {"sampled", r.sampled_xcds > 0},
@@ -47,8 +47,9 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
                           {"pass", t.reference ? Json(t.reference->pass) : Json(nullptr)},
                           {"hazards", r.hazard_count},
                           {"events_dropped", r.events_dropped},
-                          {"ran_before", t.before}}
-                         .dump();
+                          {"ran_before", t.before}};
+  if (!t.extra_config_json.empty()) config.update(Json::parse(t.extra_config_json));
+  info.config_json = config.dump();
   traces::RunWriter w(file, info, options);
 
   // Names behind the events' small ids: opcodes by instruction mnemonic.

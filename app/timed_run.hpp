@@ -38,6 +38,7 @@ struct TimedRun {
   double model_seconds = 0;                     // wall time of the timed run (printed, never stored)
   int top = 10;                                 // hottest instructions shown
   std::vector<std::string> before;              // kernels of the pass that ran first, not in these figures
+  std::string extra_config_json;                // a JSON object merged into the stored run's config (a sweep's point)
 };
 
 // How much of the grid the model simulates.

@@ -253,6 +253,29 @@ contains "sweep run id" "sweep-rows-asm-n64" "$out"
 run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
 check "sweep resumed exit" 0 "$rc"
 check "sweep resumed reads the stored points" 4 "$(printf '%s\n' "$err" | grep -c ', stored (')"
+# The sweep as a tuning database, and one query against it.
+run tune export "$tmp/sweep.h5" --out "$tmp/tuning.db"
+check "tune export exit" 0 "$rc"
+check "tune export message" "wrote $tmp/tuning.db: 4 candidate points" "$out"
+check "tune database rows" "4 2 co,co 64" "$(/usr/bin/python3 -c '
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+c = d.execute("select count(*) from candidates").fetchone()[0]
+w = d.execute("select shape, candidate from winners order by shape").fetchall()
+sha = {len(r[0]) for r in d.execute("select code_object_sha256 from candidates")}
+print(c, len(w), ",".join(x[1] for x in w), *sha)' "$tmp/tuning.db" 2>&1)"
+run tune lookup "$tmp/tuning.db" --family rows --shape n=64
+contains "tune lookup exact" "rows at n=64: co {}, " "$out"
+contains "tune lookup exact says so" "predicted (this shape)" "$out"
+run tune lookup "$tmp/tuning.db" --family rows --shape n=700
+contains "tune lookup nearest" "rows at n=1000: co {}" "$out"
+contains "tune lookup nearest says so" "(the nearest shape stored)" "$out"
+run tune lookup "$tmp/tuning.db" --family nope --shape n=64
+check "tune lookup unknown family exit" 1 "$rc"
+check "tune lookup unknown family message" "error: no entry for family 'nope' on gfx950 in $tmp/tuning.db" "$err"
+run tune export "$tmp/a.h5" --out "$tmp/none.db"
+check "tune export without sweep points" 1 "$rc"
+check "tune export writes nothing then" "no" "$([ -e "$tmp/none.db" ] && echo yes || echo no)"
 printf 'name = "x"\n[[candidate]]\nname = "a"\ncode_object = "x.co"\nlaunch = "l.toml"\nshape = 3\n[[problem]]\nn = 1\n' > "$tmp/bad_sweep.toml"
 run sweep "$tmp/bad_sweep.toml"
 check "sweep bad file exit" 2 "$rc"

@@ -33,5 +33,6 @@ int run_sim(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_import(const std::vector<std::string>& args);
 int run_sweep(const std::vector<std::string>& args);
+int run_tune(const std::vector<std::string>& args);
 
 }  // namespace tilelab::cli

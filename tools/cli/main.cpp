@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"sim", "run a kernel's code object in the functional emulator against its reference", &tilelab::cli::run_sim},
     {"run", "run a kernel on a GPU (HIP, CUDA) or the emulator: check, time, stamp waves", &tilelab::cli::run_run},
     {"sweep", "time candidates (code objects with launch templates) at problem shapes: the winner per shape", &tilelab::cli::run_sweep},
+    {"tune", "a sweep's points as an offline tuning database; the winner for one shape", &tilelab::cli::run_tune},
     {"import", "import what AMD's profiler (rocprofv3) measured into a trace store", &tilelab::cli::run_import},
     {"runs", "list and show the runs of an HDF5 trace store", &tilelab::cli::run_runs},
     {"compare", "compare two runs (simulation vs hardware) side by side", &tilelab::cli::run_compare},

@@ -16,6 +16,7 @@
 
 #include <toml++/toml.h>
 
+#include "app/json.hpp"
 #include "app/launch_run.hpp"
 #include "app/record.hpp"
 #include "app/target.hpp"
@@ -135,8 +136,8 @@ struct Point {
 
 // One point: the candidate's code object and template at the problem's
 // shape (the candidate's own names win), timed; stored as run `id`.
-Point evaluate(const Candidate& c, const Shape& problem, const std::string& out, const std::string& id,
-               const app::TimedOptions& options) {
+Point evaluate(const std::string& sweep, const Candidate& c, const Shape& problem, const std::string& out,
+               const std::string& id, const app::TimedOptions& options) {
   Shape shape = problem;
   for (const auto& [k, v] : c.shape) shape[k] = v;
   try {
@@ -151,6 +152,9 @@ Point evaluate(const Candidate& c, const Shape& problem, const std::string& out,
     const std::uint64_t workgroups = std::uint64_t{l.grid[0]} * l.grid[1] * l.grid[2];
     if (workgroups <= static_cast<std::uint64_t>(arch::chip_cus(a))) o.coverage = app::Coverage::full;
     const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, o, true);
+    // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
+    run->view.extra_config_json =
+        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", problem_text(problem)}, {"params", c.shape}}}}.dump();
     if (!out.empty()) app::record_timing(out, id, run->view, store_writer_options());
     return {run->model->result().seconds() * 1e6, "", false};
   } catch (const std::exception& e) {
@@ -231,7 +235,7 @@ int run_sweep(const std::vector<std::string>& args) {
       const std::string id = "sweep-" + sweep.name + "-" + sweep.candidates[c].name + "-" + problem_id(sweep.problems[p]);
       Point& pt = points[p][c];
       if (const auto it = stored.find(id); it != stored.end()) pt = {it->second, "", true};
-      else pt = evaluate(sweep.candidates[c], sweep.problems[p], out, id, options);
+      else pt = evaluate(sweep.name, sweep.candidates[c], sweep.problems[p], out, id, options);
       ++done;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char result[64];

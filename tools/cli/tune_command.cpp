@@ -1,0 +1,110 @@
+// `tilelab tune export SWEEP.h5 --out tuning.db`: a sweep's stored points as
+// an offline tuning database (traces/tuning_db.hpp); `tilelab tune lookup
+// tuning.db --family F --shape M=..,N=..`: the winner for one problem.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/json.hpp"
+#include "app/target.hpp"
+#include "tools/cli/cli_util.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/error_text.hpp"
+#include "traces/store.hpp"
+#include "traces/tuning_db.hpp"
+
+namespace tilelab::cli {
+
+namespace {
+
+// Every stored point of a sweep (runs whose config has a "sweep" part).
+std::vector<traces::TuningEntry> sweep_points(const std::string& store) {
+  const traces::Reader r(store);
+  std::vector<traces::TuningEntry> out;
+  for (const std::string& id : r.run_ids()) {
+    const traces::RunView v = r.run(id);
+    if (!v.summary || v.info.config_json.empty()) continue;
+    const Json config = Json::parse(v.info.config_json, nullptr, false);
+    if (config.is_discarded() || !config.contains("sweep")) continue;
+    const Json& s = config["sweep"];
+    traces::TuningEntry e;
+    e.arch = v.info.arch;
+    e.cus = config.value("cus", 0);
+    e.family = s.value("name", "");
+    e.shape = s.value("problem", "");
+    e.candidate = s.value("candidate", "");
+    e.params = s.contains("params") ? s["params"].dump() : "{}";
+    e.predicted_us = v.summary->median_ns / 1000;
+    e.code_object_sha256 = v.info.code_object_sha256;
+    e.arch_file_sha256 = v.info.arch_file_sha256;
+    e.tilelab_revision = v.info.git_revision;
+    e.run_id = id;
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_tune(const std::vector<std::string>& args) {
+  const char* help =
+      "usage: tilelab tune export SWEEP.h5 --out tuning.db\n"
+      "       tilelab tune lookup tuning.db --family NAME --shape M=..,N=..,K=.. [--arch gfx950]\n\n"
+      "export: the points a `tilelab sweep --out SWEEP.h5` stored, as a SQLite tuning\n"
+      "database keyed (arch, CU count, family = the sweep's name, shape) -> the\n"
+      "winner's candidate and parameters (table winners), and every candidate's\n"
+      "predicted time with the fingerprints of a stale entry: code object and arch\n"
+      "file SHA-256, tilelab's revision, the run id (table candidates).  Written\n"
+      "whole or not at all.\n"
+      "lookup: the winner for one shape: the stored shape itself, or the nearest\n"
+      "one (least sum over the dimensions of |log2| of their ratio), said as such.\n";
+  po::options_description opts;
+  opts.add_options()("help", "")("action", po::value<std::string>(), "")("file", po::value<std::string>(), "")(
+      "out", po::value<std::string>(), "")("family", po::value<std::string>(), "")("shape", po::value<std::string>(), "")(
+      "arch", po::value<std::string>()->default_value("gfx950"), "");
+  po::positional_options_description pos;
+  pos.add("action", 1).add("file", 1);
+  po::variables_map vm;
+  int status = 0;
+  if (!parse_options("tune", args, opts, vm, status, &pos)) return status;
+  if (vm.count("help")) {
+    std::cout << help;
+    return kOk;
+  }
+  const std::string action = vm.count("action") ? vm["action"].as<std::string>() : "";
+  if ((action != "export" && action != "lookup") || !vm.count("file"))
+    return usage_error("tune", "say tune export SWEEP.h5 --out tuning.db, or tune lookup tuning.db --family F --shape ...");
+  try {
+    if (action == "export") {
+      if (!vm.count("out")) return usage_error("tune", "export needs --out tuning.db");
+      const std::vector<traces::TuningEntry> points = sweep_points(vm["file"].as<std::string>());
+      if (points.empty()) {
+        std::cerr << "error: " << vm["file"].as<std::string>() << " holds no sweep points (tilelab sweep --out)\n";
+        return kFailed;
+      }
+      traces::write_tuning_db(vm["out"].as<std::string>(), points);
+      std::printf("wrote %s: %zu candidate points\n", vm["out"].as<std::string>().c_str(), points.size());
+      return kOk;
+    }
+    if (!vm.count("family") || !vm.count("shape")) return usage_error("tune", "lookup needs --family NAME and --shape M=..,N=..");
+    const auto answer = traces::lookup_tuning_db(vm["file"].as<std::string>(), vm["arch"].as<std::string>(),
+                                                 vm["family"].as<std::string>(), app::parse_named_shape(vm["shape"].as<std::string>()));
+    if (!answer) {
+      std::cerr << "error: no entry for family '" << vm["family"].as<std::string>() << "' on " << vm["arch"].as<std::string>()
+                << " in " << vm["file"].as<std::string>() << "\n";
+      return kFailed;
+    }
+    const traces::TuningEntry& w = answer->winner;
+    std::printf("%s at %s: %s %s, %.1f us predicted (%s)\n", w.family.c_str(), w.shape.c_str(), w.candidate.c_str(),
+                w.params.c_str(), w.predicted_us, answer->exact ? "this shape" : "the nearest shape stored");
+    return kOk;
+  } catch (const std::invalid_argument& e) {
+    return usage_error("tune", error_text(e));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << error_text(e) << "\n";
+    return kFailed;
+  }
+}
+
+}  // namespace tilelab::cli

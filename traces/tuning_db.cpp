@@ -1,0 +1,142 @@
+#include "traces/tuning_db.hpp"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+namespace tilelab::traces {
+
+namespace {
+
+struct Db {
+  sqlite3* db = nullptr;
+  std::string path;
+  ~Db() { sqlite3_close(db); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(path + ": " + what + (db ? std::string(": ") + sqlite3_errmsg(db) : std::string()));
+  }
+  void exec(const char* sql) const {
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail("cannot write the tuning database");
+  }
+};
+
+struct Statement {
+  sqlite3_stmt* s = nullptr;
+  Statement(const Db& d, const char* sql) {
+    if (sqlite3_prepare_v2(d.db, sql, -1, &s, nullptr) != SQLITE_OK) d.fail("not a tilelab tuning database");
+  }
+  ~Statement() { sqlite3_finalize(s); }
+  void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.c_str(), -1, SQLITE_TRANSIENT); }
+  std::string column(int i) const {
+    const unsigned char* t = sqlite3_column_text(s, i);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+};
+
+void insert(const Db& d, const char* sql, const TuningEntry& e, bool full) {
+  Statement st(d, sql);
+  st.text(1, e.arch);
+  sqlite3_bind_int(st.s, 2, e.cus);
+  st.text(3, e.family);
+  st.text(4, e.shape);
+  st.text(5, e.candidate);
+  st.text(6, e.params);
+  sqlite3_bind_double(st.s, 7, e.predicted_us);
+  if (full) {
+    st.text(8, e.code_object_sha256);
+    st.text(9, e.arch_file_sha256);
+    st.text(10, e.tilelab_revision);
+    st.text(11, e.run_id);
+  }
+  if (sqlite3_step(st.s) != SQLITE_DONE) d.fail("cannot write the tuning database");
+}
+
+std::map<std::string, std::int64_t> parse_shape(const std::string& text) {
+  std::map<std::string, std::int64_t> s;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const std::size_t eq = item.find('=');
+    if (eq != std::string::npos) s[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+  }
+  return s;
+}
+
+// How far two shapes are apart: the sum over the asked dimensions of |log2|
+// of their ratio (infinite when one lacks a dimension or a value is not positive).
+double distance(const std::map<std::string, std::int64_t>& a, const std::map<std::string, std::int64_t>& b) {
+  double d = 0;
+  for (const auto& [k, v] : a) {
+    const auto it = b.find(k);
+    if (it == b.end() || v <= 0 || it->second <= 0) return std::numeric_limits<double>::infinity();
+    d += std::fabs(std::log2(static_cast<double>(v) / static_cast<double>(it->second)));
+  }
+  return a.size() == b.size() ? d : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+void write_tuning_db(const std::string& path, const std::vector<TuningEntry>& entries) {
+  const std::string tmp = path + ".tmp";
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);
+  {
+    Db d;
+    d.path = path;
+    if (sqlite3_open_v2(tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+      d.fail("cannot create the tuning database");
+    d.exec("BEGIN;"
+           "CREATE TABLE candidates(arch TEXT, cus INTEGER, family TEXT, shape TEXT, candidate TEXT, params TEXT,"
+           " predicted_us REAL, code_object_sha256 TEXT, arch_file_sha256 TEXT, tilelab_revision TEXT, run_id TEXT);"
+           "CREATE TABLE winners(arch TEXT, cus INTEGER, family TEXT, shape TEXT, candidate TEXT, params TEXT,"
+           " predicted_us REAL, PRIMARY KEY(arch, cus, family, shape));");
+    std::map<std::tuple<std::string, int, std::string, std::string>, const TuningEntry*> best;
+    for (const TuningEntry& e : entries) {
+      insert(d, "INSERT INTO candidates VALUES(?,?,?,?,?,?,?,?,?,?,?)", e, true);
+      const TuningEntry*& b = best[{e.arch, e.cus, e.family, e.shape}];
+      if (!b || e.predicted_us < b->predicted_us) b = &e;
+    }
+    for (const auto& [key, e] : best) insert(d, "INSERT INTO winners VALUES(?,?,?,?,?,?,?)", *e, false);
+    d.exec("COMMIT;");
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error(path + ": cannot write the tuning database");
+  }
+}
+
+std::optional<TuningAnswer> lookup_tuning_db(const std::string& path, const std::string& arch, const std::string& family,
+                                             const std::map<std::string, std::int64_t>& shape) {
+  Db d;
+  d.path = path;
+  if (!std::filesystem::is_regular_file(path) ||
+      sqlite3_open_v2(path.c_str(), &d.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    d.fail("cannot open the tuning database");
+  Statement st(d, "SELECT arch, cus, family, shape, candidate, params, predicted_us FROM winners"
+                  " WHERE arch = ? AND family = ? ORDER BY cus, shape");
+  st.text(1, arch);
+  st.text(2, family);
+  std::optional<TuningAnswer> answer;
+  double nearest = std::numeric_limits<double>::infinity();
+  while (sqlite3_step(st.s) == SQLITE_ROW) {
+    TuningEntry e;
+    e.arch = st.column(0);
+    e.cus = sqlite3_column_int(st.s, 1);
+    e.family = st.column(2);
+    e.shape = st.column(3);
+    e.candidate = st.column(4);
+    e.params = st.column(5);
+    e.predicted_us = sqlite3_column_double(st.s, 6);
+    const double dist = distance(shape, parse_shape(e.shape));
+    if (dist < nearest) nearest = dist, answer = TuningAnswer{e, dist == 0};
+  }
+  return answer;
+}
+
+}  // namespace tilelab::traces
