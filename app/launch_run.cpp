@@ -14,9 +14,10 @@ std::unique_ptr<LaunchFileRun> run_launch_file(const isa::CodeObject& co, const 
   auto run = std::make_unique<LaunchFileRun>();
   if (timed) run->model = std::make_unique<timing::CycleModel>(a, model_options(options, l.kernel));
   timing::CycleModel* model = run->model.get();
-  run->device = std::make_unique<hw::EmuDevice>(a, [&options, model](emu::Emulator& e) {
-    e.set_wave_budget(options.wave_budget);
-    e.set_launch_budget(options.launch_budget);
+  run->device = std::make_unique<hw::EmuDevice>(a, [waves = options.wave_budget, launches = options.launch_budget,
+                                                    model](emu::Emulator& e) {
+    e.set_wave_budget(waves);
+    e.set_launch_budget(launches);
     if (model) model->attach(e);
   });
   hw::EmuDevice& device = *run->device;

@@ -57,13 +57,14 @@ ChipBound chip_bound(const TileWork& work, const arch::Arch& a, int waves_per_wo
   const std::vector<XcdTraffic> per_xcd = traffic_per_xcd(work, b.xcds);
 
   const double simds_per_workgroup = std::min(waves_per_workgroup, a.simds_per_cu);
+  const double lds_rate = lds_passes_per_clock(a);  // per CU
   double mfma = 0, lds = 0, l2 = 0, fabric = 0, mall_bytes = 0;
   double l2_bytes = 0, fabric_bytes = 0;
   for (const XcdTraffic& x : per_xcd) {
     if (x.workgroups == 0) continue;
     const double n = static_cast<double>(x.workgroups), cus = std::min<double>(n, b.cus_per_xcd);
     mfma = std::max({mfma, mfma_cycles, n * mfma_cycles * simds_per_workgroup / (cus * a.simds_per_cu)});
-    lds = std::max(lds, n * lds_cycles / (cus * lds_passes_per_clock(a)));
+    lds = std::max(lds, n * lds_cycles / (cus * lds_rate));
     const double reads = x.read_bytes / (m.l2_channels * m.l2_read_bytes_per_clock);
     const double writes = x.written_bytes / (m.l2_channels * m.l2_write_bytes_per_clock);
     if (std::max(reads, writes) > l2) l2 = std::max(reads, writes), l2_bytes = x.read_bytes + x.written_bytes;

@@ -56,17 +56,6 @@ void insert(const Db& d, const char* sql, const TuningEntry& e, bool full) {
   if (sqlite3_step(st.s) != SQLITE_DONE) d.fail("cannot write the tuning database");
 }
 
-std::map<std::string, std::int64_t> parse_shape(const std::string& text) {
-  std::map<std::string, std::int64_t> s;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const std::size_t eq = item.find('=');
-    if (eq != std::string::npos) s[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
-  }
-  return s;
-}
-
 // How far two shapes are apart: the sum over the asked dimensions of |log2|
 // of their ratio (infinite when one lacks a dimension or a value is not positive).
 double distance(const std::map<std::string, std::int64_t>& a, const std::map<std::string, std::int64_t>& b) {
@@ -80,6 +69,28 @@ double distance(const std::map<std::string, std::int64_t>& a, const std::map<std
 }
 
 }  // namespace
+
+std::string shape_key(const std::map<std::string, std::int64_t>& shape) {
+  std::string key;
+  for (const auto& [name, v] : shape) key += (key.empty() ? "" : ",") + name + "=" + std::to_string(v);
+  return key;
+}
+
+std::map<std::string, std::int64_t> parse_shape_key(const std::string& key) {
+  std::map<std::string, std::int64_t> s;
+  std::stringstream ss(key);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) return {};
+    try {
+      s[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+    } catch (const std::exception&) {
+      return {};
+    }
+  }
+  return s;
+}
 
 void write_tuning_db(const std::string& path, const std::vector<TuningEntry>& entries) {
   const std::string tmp = path + ".tmp";
@@ -133,7 +144,7 @@ std::optional<TuningAnswer> lookup_tuning_db(const std::string& path, const std:
     e.candidate = st.column(4);
     e.params = st.column(5);
     e.predicted_us = sqlite3_column_double(st.s, 6);
-    const double dist = distance(shape, parse_shape(e.shape));
+    const double dist = distance(shape, parse_shape_key(e.shape));
     if (dist < nearest) nearest = dist, answer = TuningAnswer{e, dist == 0};
   }
   return answer;

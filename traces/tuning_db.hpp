@@ -16,6 +16,11 @@
 
 namespace tilelab::traces {
 
+// The key of a problem's shape: "K=8192,M=128,N=8192" (names sorted), and
+// back (a text not of that form gives an empty map).
+std::string shape_key(const std::map<std::string, std::int64_t>& shape);
+std::map<std::string, std::int64_t> parse_shape_key(const std::string& key);
+
 struct TuningEntry {
   std::string arch;
   int cus = 0;

@@ -29,6 +29,7 @@
 #include "tools/cli/error_text.hpp"
 #include "traces/store.hpp"
 #include "traces/text_table.hpp"
+#include "traces/tuning_db.hpp"
 
 namespace tilelab::cli {
 
@@ -115,16 +116,10 @@ Sweep read_sweep(const std::string& file) {
   return s;
 }
 
-// "M128_N8192_K8192": a problem in a run id.
+// "K8192_M128_N8192": a problem in a run id.
 std::string problem_id(const Shape& p) {
   std::string s;
   for (const auto& [k, v] : p) s += (s.empty() ? "" : "_") + k + std::to_string(v);
-  return s;
-}
-
-std::string problem_text(const Shape& p) {
-  std::string s;
-  for (const auto& [k, v] : p) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
   return s;
 }
 
@@ -134,16 +129,36 @@ struct Point {
   bool resumed = false;
 };
 
+// A candidate's code object (read, or assembled and linked, once for all its
+// points) and its arch, or why it cannot be read.
+struct Loaded {
+  std::optional<isa::CodeObject> co;
+  std::optional<arch::Arch> arch;
+  std::string error;
+};
+
+Loaded load(const Candidate& c) {
+  Loaded l;
+  try {
+    l.co = isa::read_code_object(c.code_object);
+    l.arch = arch::load_arch(l.co->arch);
+  } catch (const std::exception& e) {
+    l.error = error_text(e);
+  }
+  return l;
+}
+
 // One point: the candidate's code object and template at the problem's
 // shape (the candidate's own names win), timed; stored as run `id`.
-Point evaluate(const std::string& sweep, const Candidate& c, const Shape& problem, const std::string& out,
-               const std::string& id, const app::TimedOptions& options) {
+Point evaluate(const std::string& sweep, const Candidate& c, const Loaded& loaded, const Shape& problem,
+               const std::string& out, const std::string& id, const app::TimedOptions& options) {
+  if (!loaded.error.empty()) return {std::nullopt, loaded.error, false};
   Shape shape = problem;
   for (const auto& [k, v] : c.shape) shape[k] = v;
   try {
-    const isa::CodeObject co = isa::read_code_object(c.code_object);
+    const isa::CodeObject& co = *loaded.co;
+    const arch::Arch& a = *loaded.arch;
     const kernels::LaunchFile l = kernels::read_launch_file(c.launch, co, 0, shape);
-    const arch::Arch a = arch::load_arch(co.arch);
     // A grid of at most one workgroup per CU is simulated in full: sampling
     // one XCD of it was measured 2.4x fast (AMD's 32x128 MXFP4 tile at
     // M=128, N=K=8192: 9.4 us sampled, 22.9 us full), and a full run of one
@@ -154,7 +169,7 @@ Point evaluate(const std::string& sweep, const Candidate& c, const Shape& proble
     const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, o, true);
     // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
     run->view.extra_config_json =
-        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", problem_text(problem)}, {"params", c.shape}}}}.dump();
+        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.shape}}}}.dump();
     if (!out.empty()) app::record_timing(out, id, run->view, store_writer_options());
     return {run->model->result().seconds() * 1e6, "", false};
   } catch (const std::exception& e) {
@@ -230,18 +245,22 @@ int run_sweep(const std::vector<std::string>& args) {
   std::vector<std::vector<Point>> points(sweep.problems.size(), std::vector<Point>(sweep.candidates.size()));
   std::size_t done = 0;
   const auto start = std::chrono::steady_clock::now();
+  std::vector<std::optional<Loaded>> loaded(sweep.candidates.size());  // read on a candidate's first unstored point
   for (std::size_t p = 0; p < sweep.problems.size(); ++p) {
     for (std::size_t c = 0; c < sweep.candidates.size(); ++c) {
       const std::string id = "sweep-" + sweep.name + "-" + sweep.candidates[c].name + "-" + problem_id(sweep.problems[p]);
       Point& pt = points[p][c];
       if (const auto it = stored.find(id); it != stored.end()) pt = {it->second, "", true};
-      else pt = evaluate(sweep.name, sweep.candidates[c], sweep.problems[p], out, id, options);
+      else {
+        if (!loaded[c]) loaded[c] = load(sweep.candidates[c]);
+        pt = evaluate(sweep.name, sweep.candidates[c], *loaded[c], sweep.problems[p], out, id, options);
+      }
       ++done;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char result[64];
       if (pt.us) std::snprintf(result, sizeof result, "%.1f us%s", *pt.us, pt.resumed ? ", stored" : "");
       std::fprintf(stderr, "[%zu/%zu] %s %s: %s (%.1f s, about %.0f s left)\n", done, total,
-                   sweep.candidates[c].name.c_str(), problem_text(sweep.problems[p]).c_str(),
+                   sweep.candidates[c].name.c_str(), traces::shape_key(sweep.problems[p]).c_str(),
                    pt.us ? result : ("invalid: " + pt.why).c_str(), elapsed,
                    elapsed / static_cast<double>(done) * static_cast<double>(total - done));
     }
@@ -271,13 +290,13 @@ int run_sweep(const std::vector<std::string>& args) {
     for (std::size_t c = 0; c < sweep.candidates.size(); ++c)
       if (!points[p][c].us) others += (others.empty() ? "" : ", ") + sweep.candidates[c].name + " invalid";
     if (order.empty()) {
-      table.add_row({problem_text(sweep.problems[p]), "-", "-", others});
+      table.add_row({traces::shape_key(sweep.problems[p]), "-", "-", others});
       continue;
     }
     ++wins[sweep.candidates[order[0]].name];
     char us[32];
     std::snprintf(us, sizeof us, "%.1f", *points[p][order[0]].us);
-    table.add_row({problem_text(sweep.problems[p]), sweep.candidates[order[0]].name, us, others});
+    table.add_row({traces::shape_key(sweep.problems[p]), sweep.candidates[order[0]].name, us, others});
   }
   table.print(std::cout, "  ");
   std::printf("  wins:");
@@ -286,7 +305,7 @@ int run_sweep(const std::vector<std::string>& args) {
   for (std::size_t p = 0; p < sweep.problems.size(); ++p)
     for (std::size_t c = 0; c < sweep.candidates.size(); ++c)
       if (!points[p][c].us)
-        std::printf("  invalid: %s at %s: %s\n", sweep.candidates[c].name.c_str(), problem_text(sweep.problems[p]).c_str(),
+        std::printf("  invalid: %s at %s: %s\n", sweep.candidates[c].name.c_str(), traces::shape_key(sweep.problems[p]).c_str(),
                     points[p][c].why.c_str());
   return kOk;
 }
