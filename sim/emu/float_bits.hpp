@@ -107,6 +107,44 @@ inline std::uint8_t encode_e4m3_rne(float x, bool& overflow) {
   return static_cast<std::uint8_t>(sign | static_cast<std::uint32_t>(field) << 3 | (q - 8));
 }
 
+// f32 to an unsigned byte as v_cvt_pk_u8_f32 converts it: round to nearest
+// even (the MODE register's default rounding), then clamp to [0, 255]; NaN
+// gives 0.  The ISA's pseudo-code only names f32_to_u8; the rounding from
+// MODE is CLRX's GCN description and AMD's rocjitsu conversions measured on
+// gfx1201 ([M], another generation; gfx950 assumed the same, [I]).
+inline std::uint32_t u8_rne_clamped(float x) {
+  if (std::isnan(x)) return 0;
+  const float r = std::nearbyint(x);  // the default floating-point environment: to nearest even
+  return r <= 0.0f ? 0u : r >= 255.0f ? 255u : static_cast<std::uint32_t>(r);
+}
+
+// f32 to OCP E2M1 (FP4: 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives; no
+// infinity, no NaN), round to nearest even code ([O] CDNA4 ISA: "round toward
+// nearest even"); magnitudes past 6 saturate to 6 ([I]: E2M1 has nothing
+// larger and the ISA's text says no more).  `nan` is set for a NaN input.
+inline std::uint32_t encode_e2m1_rne(float x, bool& nan) {
+  nan = std::isnan(x);
+  if (nan) return 0;
+  static constexpr float kValues[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+  const std::uint32_t sign = std::signbit(x) ? 8u : 0u;
+  const float a = std::fabs(x);
+  std::uint32_t code = 7;
+  for (std::uint32_t c = 0; c < 7; ++c) {
+    const float mid = 0.5f * (kValues[c] + kValues[c + 1]);  // exact: every midpoint is a short binary fraction
+    if (a < mid || (a == mid && (c & 1) == 0)) {
+      code = c;
+      break;
+    }
+  }
+  return sign | code;
+}
+
+// The power of two a scaled conversion applies: 2^(e - 127) for the biased
+// exponent e of the f32 scale operand, its sign and mantissa ignored ([O]
+// CDNA4 ISA: "the exponent provided by the ... single-precision float input").
+// e = 255 (an infinite or NaN scale) is reported by the caller.
+inline int scale_exponent(std::uint32_t scale_bits) { return static_cast<int>((scale_bits >> 23) & 0xffu); }
+
 // gfx942's FP8 (the FNUZ variants): one NaN code 0x80, no infinities, no -0;
 // E4M3FNUZ has bias 8 (max 240), E5M2FNUZ bias 16 (max 57344).
 inline float decode_fp8_fnuz(bool e5m2, std::uint32_t code) {

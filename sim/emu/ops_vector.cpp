@@ -662,6 +662,73 @@ void add_vector_ops(HandlerTable& t) {
       d[l] = high ? (d[l] & 0xffffu) | word << 16 : (d[l] & 0xffff0000u) | word;
     }
   };
+  // S0 to an unsigned byte (round to nearest even, clamped to [0, 255], NaN
+  // 0: see u8_rne_clamped) into byte S1[1:0] of S2; the other bytes of S2
+  // kept ([O] ISA pseudo-code for the packing).
+  t["v_cvt_pk_u8_f32"] = [](Wave& w, const Op& op, Env& e) {
+    u32 t0[kLanes], t1[kLanes], t2[kLanes], r[kLanes];
+    const u32 *a = src(w, op, 1, t0), *sel = src(w, op, 2, t1), *old = src(w, op, 3, t2);
+    for (int l = 0; l < kLanes; ++l) {
+      const u32 shift = (sel[l] & 3u) * 8u;
+      const u32 byte = u8_rne_clamped(in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32));
+      r[l] = (old[l] & ~(0xffu << shift)) | byte << shift;
+    }
+    store(w, op, r);
+  };
+  // gfx950's scaled FP8 -> bf16: the two E4M3 bytes of S0's low word (op_sel[0]:
+  // the high word), each times 2^(e - 127) for S1's biased exponent e, rounded
+  // to bf16 (nearest even); the first byte into the low half.  [O] CDNA4 ISA
+  // text; the word select [M] AMD's and vLLM's FlyDSL kernels (op_sel:[1,0] picks
+  // bytes 2 and 3).  A scale with e = 255 stops the run (not settled).
+  t["v_cvt_scalef32_pk_bf16_fp8"] = [](Wave& w, const Op& op, Env& e) {
+    if (!e.ocp_fp8) throw EmuError("v_cvt_scalef32_pk_bf16_fp8 exists on gfx950 only (OCP FP8)");
+    u32 t0[kLanes], t1[kLanes], r[kLanes];
+    const u32 *a = src(w, op, 1, t0), *scale = src(w, op, 2, t1);
+    const int shift = op.t.mods.op_sel[0] ? 16 : 0;
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      const int exponent = scale_exponent(scale[l]);
+      if (exponent == 255)
+        throw EmuError("v_cvt_scalef32_pk_bf16_fp8: lane " + std::to_string(l) +
+                       "'s scale has exponent 255 (infinite or NaN): the result is not settled from a public source");
+      u32 halves = 0;
+      for (int i = 0; i < 2; ++i) {
+        const float v = std::ldexp(decode_f8f6f4(0, (a[l] >> (shift + 8 * i)) & 0xffu), exponent - 127);
+        halves |= static_cast<u32>(bf16_rne(bits_of(v))) << (16 * i);
+      }
+      r[l] = halves;
+    }
+    store(w, op, r);
+  };
+  // gfx950's scaled f32 -> FP4: S0 and S1 divided by 2^(e - 127) for S2's
+  // biased exponent e, each to E2M1 (nearest even; see encode_e2m1_rne), S0 in
+  // the low nibble, into the byte op_sel[2] + 2*op_sel[3] of D; D's other bytes
+  // kept.  [O] CDNA4 ISA text (scale by the exponent, round to nearest even);
+  // division, not multiplication, [M] MLIR's arith.scaling_truncf (in / scale)
+  // lowered to this instruction with the scale unchanged; nibble order [M]
+  // Meta's and AMD's Triton packers; the byte select [M] LLVM's MC tests
+  // (op_sel:[0,0,1,0] is byte 1).  A NaN input or an e = 255 scale stops the run.
+  t["v_cvt_scalef32_pk_fp4_f32"] = [](Wave& w, const Op& op, Env& e) {
+    u32 t0[kLanes], t1[kLanes], t2[kLanes];
+    const u32 *a = src(w, op, 1, t0), *b = src(w, op, 2, t1), *scale = src(w, op, 3, t2);
+    const u32 shift = 8u * (static_cast<u32>(op.t.mods.op_sel[2]) + 2u * static_cast<u32>(op.t.mods.op_sel[3]));
+    u32* d = vector_reg(w, O(op, 0));
+    for (u64 ex = w.exec; ex; ex &= ex - 1) {
+      const int l = std::countr_zero(ex);
+      const int exponent = scale_exponent(scale[l]);
+      if (exponent == 255)
+        throw EmuError("v_cvt_scalef32_pk_fp4_f32: lane " + std::to_string(l) +
+                       "'s scale has exponent 255 (infinite or NaN): the result is not settled from a public source");
+      bool nan_x = false, nan_y = false;
+      const float x = std::ldexp(in_f32(a[l], O(op, 1).abs, O(op, 1).neg, e.denorm_mode_32), 127 - exponent);
+      const float y = std::ldexp(in_f32(b[l], O(op, 2).abs, O(op, 2).neg, e.denorm_mode_32), 127 - exponent);
+      const u32 byte = encode_e2m1_rne(x, nan_x) | encode_e2m1_rne(y, nan_y) << 4;
+      if (nan_x || nan_y)
+        throw EmuError("v_cvt_scalef32_pk_fp4_f32: lane " + std::to_string(l) +
+                       " converts a NaN, which E2M1 cannot hold: the hardware's result is not settled from a public source");
+      d[l] = (d[l] & ~(0xffu << shift)) | byte << shift;
+    }
+  };
   // bf16 to f32 (gfx950): the half op_sel[0] picks (low by default) into the high bits, exact.
   t["v_cvt_f32_bf16"] = [](Wave& w, const Op& op, Env&) {
     u32 t0[kLanes], r[kLanes];

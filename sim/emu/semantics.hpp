@@ -80,6 +80,11 @@ void retire_vmem(Wave& w, Env& e, std::size_t keep);
 using HandlerTable = std::unordered_map<std::string, Handler>;
 const HandlerTable& handlers();
 
+// Why the emulator refuses an opcode on purpose ("" when it does not): the
+// forms whose semantics or operand layout no public source settles.  The run
+// and `disasm --coverage` say so instead of "not implemented".
+std::string refusal(std::string_view opcode);
+
 void add_scalar_ops(HandlerTable& t);
 void add_vector_ops(HandlerTable& t);
 void add_memory_ops(HandlerTable& t);

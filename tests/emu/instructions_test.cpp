@@ -804,6 +804,107 @@ TEST(EmuInstructions, PackedFp8Conversion) {
   }
 }
 
+// v_cvt_pk_u8_f32 (AMD's MXFP4 attention packs P with it): S0 rounded to
+// nearest even, clamped to [0, 255], NaN 0, into byte S1[1:0] of S2.  By hand.
+TEST(EmuInstructions, PackedUnsignedByteConversion) {
+  Snippet s("v_cvt_pk_u8_f32 v2, v0, 0, v3\nv_cvt_pk_u8_f32 v4, v0, 3, v3\nv_cvt_pk_u8_f32 v5, v0, v1, v3");
+  emu::Wave& w = s.wave();
+  const float in[8] = {2.5f, 3.5f, -1.0f, 300.0f, std::numeric_limits<float>::quiet_NaN(), 254.5f, 0.5f, 1.5f};
+  const std::uint32_t byte[8] = {2, 4, 0, 255, 0, 254, 0, 2};
+  for (int l = 0; l < 64; ++l) w.vgpr(0)[l] = bits(in[l % 8]), w.vgpr(1)[l] = static_cast<std::uint32_t>(l) + 4, w.vgpr(3)[l] = 0x11223344u;
+  s.run();
+  for (int l = 0; l < 64; ++l) {
+    const std::uint32_t b = byte[l % 8], shift = 8u * (static_cast<std::uint32_t>(l) % 4);  // S1 = l + 4: byte l % 4
+    ASSERT_EQ(w.vgpr(2)[l], 0x11223300u | b) << l;
+    ASSERT_EQ(w.vgpr(4)[l], 0x00223344u | b << 24) << l;
+    ASSERT_EQ(w.vgpr(5)[l], (0x11223344u & ~(0xffu << shift)) | b << shift) << l;
+  }
+}
+
+// v_cvt_scalef32_pk_bf16_fp8 (AMD's MLA kernel): two E4M3 bytes times 2^(e-127)
+// of the scale's exponent (its mantissa ignored: 5.0 scales by 4), to bf16.
+// Bytes 0x38 1.0, 0xc0 -2.0, 0x7e 448, 0x01 2^-9; bf16 by hand: 4.0 0x4080,
+// -8.0 0xc100, 1792 0x44e0, 2^-7 0x3c00.
+TEST(EmuInstructions, ScaledFp8ToBf16Conversion) {
+  Snippet s("v_cvt_scalef32_pk_bf16_fp8 v2, v0, v1\nv_cvt_scalef32_pk_bf16_fp8 v3, v0, v1 op_sel:[1,0,0]");
+  emu::Wave& w = s.wave();
+  for (int l = 0; l < 64; ++l) w.vgpr(0)[l] = 0x017ec038u, w.vgpr(1)[l] = bits(5.0f);
+  s.run();
+  EXPECT_EQ(w.vgpr(2)[0], 0xc1004080u);
+  EXPECT_EQ(w.vgpr(3)[63], 0x3c0044e0u);
+  Snippet nan_scale("v_cvt_scalef32_pk_bf16_fp8 v2, v0, v1");
+  for (int l = 0; l < 64; ++l) nan_scale.wave().vgpr(1)[l] = l == 9 ? 0x7f800000u : bits(1.0f);
+  try {
+    nan_scale.run();
+    FAIL() << "an infinite scale was applied";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("lane 9's scale has exponent 255"), std::string::npos) << e.what();
+  }
+}
+
+// v_cvt_scalef32_pk_fp4_f32 (AMD's MXFP4 MoE kernel): S0, S1 divided by
+// 2^(e-127), to E2M1 nearest even, S0 in the low nibble, into the byte
+// op_sel[2] + 2 op_sel[3] picks.  By hand with scale 0.5 (divide: times 2):
+// 1.5 -> 3.0 = code 5; -0.3 -> -0.6, nearest 0.5 = code 9; byte 0x95.
+TEST(EmuInstructions, ScaledF32ToFp4Conversion) {
+  Snippet s("v_cvt_scalef32_pk_fp4_f32 v2, v0, v1, v4\nv_cvt_scalef32_pk_fp4_f32 v3, v0, v1, v4 op_sel:[0,0,1,0]\n"
+            "v_cvt_scalef32_pk_fp4_f32 v5, v0, v1, v4 op_sel:[0,0,1,1]");
+  emu::Wave& w = s.wave();
+  for (int l = 0; l < 64; ++l)
+    w.vgpr(0)[l] = bits(1.5f), w.vgpr(1)[l] = bits(-0.3f), w.vgpr(4)[l] = bits(0.5f),
+    w.vgpr(2)[l] = w.vgpr(3)[l] = w.vgpr(5)[l] = 0xaabbccddu;
+  s.run();
+  EXPECT_EQ(w.vgpr(2)[0], 0xaabbcc95u);
+  EXPECT_EQ(w.vgpr(3)[0], 0xaabb95ddu);
+  EXPECT_EQ(w.vgpr(5)[0], 0x95bbccddu);
+  Snippet nan_in("v_cvt_scalef32_pk_fp4_f32 v2, v0, v1, v4");
+  for (int l = 0; l < 64; ++l)
+    nan_in.wave().vgpr(0)[l] = bits(l == 3 ? std::numeric_limits<float>::quiet_NaN() : 1.0f), nan_in.wave().vgpr(4)[l] = bits(1.0f);
+  try {
+    nan_in.run();
+    FAIL() << "a NaN was converted to E2M1";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("lane 3 converts a NaN"), std::string::npos) << e.what();
+  }
+}
+
+// The emulator's E2M1 encoder against kernels/common/mx_formats (written
+// separately): 20,000 seeded values over [-8, 8] (saturation included), and
+// every midpoint between neighbouring codes (the ties go to the even code).
+TEST(EmuInstructions, Fp4EncodingAgainstTheMxQuantizer) {
+  std::mt19937 rng(26);
+  std::uniform_real_distribution<float> d(-8.0f, 8.0f);
+  bool nan = false;
+  for (int i = 0; i < 20000; ++i) {
+    const float x = d(rng);
+    ASSERT_EQ(emu::encode_e2m1_rne(x, nan), kernels::encode(kernels::MxElement::E2M1, x)) << x;
+  }
+  const float mids[7] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+  const std::uint32_t even[7] = {0, 2, 2, 4, 4, 6, 6};  // by hand: 0, 1.0, 1.0, 2.0, 2.0, 4.0, 4.0
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(emu::encode_e2m1_rne(mids[i], nan), even[i]) << mids[i];
+    EXPECT_EQ(emu::encode_e2m1_rne(-mids[i], nan), 8u | even[i]) << mids[i];
+  }
+  EXPECT_EQ(emu::encode_e2m1_rne(1e30f, nan), 7u);  // saturates to 6
+  EXPECT_FALSE(nan);
+}
+
+// gfx950's K=128 sparse MFMA: its operand layout is not settled from a public
+// source, so a run stops at it with the reason, not a guess.
+TEST(EmuInstructions, SparseMfmaIsRefusedWithItsReason) {
+  Snippet s("v_smfmac_f32_16x16x128_fp8_fp8 v[0:3], v[4:7], v[8:15], v16");
+  EXPECT_NE(emu::refusal("v_smfmac_f32_16x16x128_fp8_fp8").find("refused"), std::string::npos);
+  EXPECT_EQ(emu::refusal("v_smfmac_f32_16x16x32_f16"), "");  // settled by CK's test, just not implemented
+  try {
+    s.run();
+    FAIL() << "the sparse MFMA ran";
+  } catch (const emu::EmuError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("'v_smfmac_f32_16x16x128_fp8_fp8' refused: the lane layout"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+}
+
 // The emulator's MX element decoding against kernels/common/mx_formats (an
 // independent implementation): every E4M3, E5M2 and E8M0 code, every E2M1 code.
 TEST(EmuInstructions, MxElementDecodingEveryCode) {

@@ -31,6 +31,7 @@ std::string why_it_cannot_run(const isa::CodeObject& co, const isa::Kernel& k, s
     program = e.program();
     const std::vector<std::string> ops = e.unimplemented();
     if (ops.empty()) return e.launch_refusal();
+    if (ops.size() == 1 && !emu::refusal(ops[0]).empty()) return ops[0] + " " + emu::refusal(ops[0]);
     std::string why = std::to_string(ops.size()) + (ops.size() == 1 ? " opcode" : " opcodes") +
                       " without semantics in the emulator: ";
     for (std::size_t i = 0; i < ops.size() && i < 4; ++i) why += (i ? ", " : "") + ops[i];
@@ -66,7 +67,7 @@ int coverage(const std::vector<std::string>& files) {
         std::string key;
         try {
           const emu::ParsedText t = emu::parse_text(in.text);
-          if (!emu::handlers().count(t.base)) key = t.base;
+          if (!emu::handlers().count(t.base)) key = emu::refusal(t.base).empty() ? t.base : t.base + " (refused)";
         } catch (const emu::EmuError&) {
           key = std::string(in.mnemonic()) + " (operands not read)";
         }
@@ -89,6 +90,11 @@ int coverage(const std::vector<std::string>& files) {
     std::ostringstream table;
     t.print(table, "  ");
     std::fputs(table.str().c_str(), stdout);
+    for (const auto& [op, use] : rows)  // the refusals: why each is left out on purpose
+      if (op.ends_with(" (refused)")) {
+        const std::string base = op.substr(0, op.size() - 10);
+        std::printf("  %s %s\n", base.c_str(), emu::refusal(base).c_str());
+      }
   }
   std::printf("%llu of %llu kernels can run (%.0f%%):\n", static_cast<unsigned long long>(runnable),
               static_cast<unsigned long long>(kernels),
@@ -116,7 +122,8 @@ int run_disasm(const std::vector<std::string>& args) {
       "  instruction exactly as llvm-objdump prints it, and '-> pc' for branches.\n"
       "--summary prints the header only.\n"
       "--coverage lists, over every kernel of the files, the opcodes the functional\n"
-      "emulator cannot run yet, with their instruction and kernel counts, then how\n"
+      "emulator cannot run yet, with their instruction and kernel counts (marked\n"
+      "\"(refused)\" where no public source settles the semantics, with why), then how\n"
       "many kernels can run and, per kernel, \"can run\" or why not (the opcodes,\n"
       "the arch, the wave size, the scratch or the initial register state).\n"
       "Exit status: 0 ok, 1 the file is not a readable code object, 2 bad command line.\n";
