@@ -41,6 +41,15 @@ Kernel EmuDevice::load_kernel(isa::CodeObject code_object, const std::string& ke
   l->code = std::move(code_object);
   check_code_object_arch(info_, l->code.arch);
   l->emulator = std::make_unique<emu::Emulator>(l->code, kernel_name, arch_);
+  if (const std::vector<std::uint8_t>& image = l->emulator->loaded_image(); !image.empty()) {
+    const std::string key = isa::sha256_hex(l->code.bytes);
+    auto [at, fresh] = mapped_.try_emplace(key, 0);
+    if (fresh) {
+      at->second = memory_.allocate(image.size(), l->code.path + " (loaded)");
+      memory_.write(at->second, image.data(), image.size());
+    }
+    l->emulator->map_code_object(at->second);
+  }
   if (on_load_) on_load_(*l->emulator);
   Kernel k;
   k.handle = l.get();

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "hw/device.hpp"
 #include "sim/arch/arch.hpp"
@@ -52,6 +54,10 @@ class EmuDevice final : public Device {
   DeviceInfo info_;
   emu::GlobalMemory memory_;
   std::vector<std::unique_ptr<Loaded>> loaded_;
+  // Code objects mapped into device memory (for kernels that read their own
+  // address: globals, constant tables), once per code object as a loader maps
+  // a module: its kernels share its globals.  By the SHA-256 of its bytes.
+  std::map<std::string, std::uint64_t> mapped_;
   emu::RunStats last_stats_;
 };
 

@@ -135,6 +135,14 @@ Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const a
     throw EmuError(kernel + ": " + std::to_string(private_bytes_) + " bytes of scratch per lane, more than the " +
                    std::to_string(kMaxPrivateBytes) + " the emulator gives a lane");
   load_ops();
+  const bool reads_its_address = std::any_of(ops_.begin(), ops_.end(), [](const Op& op) { return op.t.base == "s_getpc_b64"; });
+  if (reads_its_address) {
+    try {
+      image_ = co.loaded_image();
+    } catch (const isa::IsaError& e) {
+      throw EmuError(e.what());
+    }
+  }
 }
 
 Emulator::Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t lds_bytes)
@@ -202,6 +210,10 @@ std::uint64_t Emulator::prepare(GlobalMemory& memory, const Launch& launch) {
   }
   std::uint64_t kernarg = memory.allocate(seg.size(), kernel_.name + " kernel arguments");
   memory.write(kernarg, seg.data(), seg.size());
+  if (!image_.empty() && !device_mapped_) {  // after the kernel arguments: no other kernel's addresses move
+    code_base_ = memory.allocate(image_.size(), kernel_.name + "'s code object (as loaded)");
+    memory.write(code_base_, image_.data(), image_.size());
+  }
   return kernarg;
 }
 
@@ -360,6 +372,8 @@ Env Emulator::env_for(GlobalMemory& memory, Workgroup& wg) const {
   env.races = wg.races.get();
   env.denorm_mode_32 = denorm_mode_32_;
   env.ocp_fp8 = ocp_fp8_;
+  env.code_base = code_base_;
+  env.program = &program_;
   return env;
 }
 

@@ -91,6 +91,13 @@ class Emulator {
   Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t lds_bytes);
   ~Emulator();
 
+  // The code object as loaded (CodeObject::loaded_image) when the kernel reads
+  // its own address (s_getpc_b64), else empty.  A device maps it once per
+  // code object and says where (map_code_object); otherwise each run maps
+  // its own copy after the kernel arguments.
+  const std::vector<std::uint8_t>& loaded_image() const { return image_; }
+  void map_code_object(std::uint64_t base) { code_base_ = base, device_mapped_ = true; }
+
   const isa::Program& program() const { return program_; }
   // Mnemonics (without encoding suffix) in the kernel that cannot run: no
   // semantics yet, or operands the emulator cannot read.
@@ -192,6 +199,11 @@ class Emulator {
   std::uint32_t private_bytes_ = 0;  // scratch per lane (the descriptor's fixed size)
   bool reverse_waves_ = false;
   bool ocp_fp8_ = true;     // gfx950's OCP FP8 (gfx942: FNUZ)
+  // The code object as loaded, mapped into global memory by prepare() when the
+  // kernel reads its own address (s_getpc_b64): code_base_ + virtual address.
+  std::vector<std::uint8_t> image_;
+  std::uint64_t code_base_ = 0;
+  bool device_mapped_ = false;  // by map_code_object; else prepare() maps a copy per run
 };
 
 }  // namespace tilelab::emu

@@ -118,6 +118,10 @@ Operand parse_operand(std::string_view text, std::string_view t) {
     op.sext = true;
     t = t.substr(5, t.size() - 6);
   }
+  // lit(V) / lit64(V): LLVM prints a value it encoded as a literal though it
+  // fits an inline constant ("s_addc_u32 s1, s1, lit(0x0)"); the value is V.
+  for (std::string_view forced : {"lit(", "lit64("})
+    if (starts_with(t, forced) && t.back() == ')') t = t.substr(forced.size(), t.size() - forced.size() - 1);
   if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1]))) {
     op.neg = true;
     t.remove_prefix(1);
@@ -210,7 +214,9 @@ bool is_modifier(std::string_view t) {
                                 "row_half_mirror"};
   for (const char* f : flags)
     if (t == f) return true;
-  if (t.find('(') != std::string_view::npos && !starts_with(t, "sext(")) return true;  // vmcnt(0)
+  if (t.find('(') != std::string_view::npos && !starts_with(t, "sext(") && !starts_with(t, "lit(") &&
+      !starts_with(t, "lit64("))
+    return true;  // vmcnt(0)
   auto colon = t.find(':');
   return colon != std::string_view::npos && (t.find('[') == std::string_view::npos || t.find('[') > colon) &&
          !starts_with(t, "v[") && !starts_with(t, "s[") && !starts_with(t, "a[");  // key:value, not v[0:3]

@@ -440,8 +440,14 @@ void ds_read_b64_tr(Wave& w, const Op& op, Env& e) {
 // both, vaddr is (index, offset).  Range check: an indexed access (idxen, a
 // stride) is out of range when index >= num_records; any other access when
 // its offset (soffset excluded) + size exceeds num_records bytes, whatever
-// the stride field holds.  Out of range reads 0 and writes nothing.  [I] The
-// second rule is tilelab's reading: AMD's own gfx950 kernels (aiter's
+// the stride field holds.  Out of range reads 0 and writes nothing.
+// soffset is outside the check: [M] LLVM's buffer intrinsics ("soffset
+// (SGPR/imm, excluded from bounds checking and swizzling)", the offset
+// argument "included in bounds checking"); zeros for an out-of-range load:
+// [M] MLIR's AMDGPU dialect ("When a load is out of bounds, the instruction
+// returns zero").  So a load whose soffset carries it past the buffer reads
+// whatever lies there on the device; here that is "outside every buffer"
+// unless the host padded the allocation.  [I] The byte-bound rule is tilelab's reading: AMD's own gfx950 kernels (aiter's
 // topksoftmax) set a stride of 4 with num_records in bytes and rely on it to
 // drop the stores of a partial last tile, and MLIR's fat_raw_buffer_cast puts
 // a cache-swizzle stride beside a byte bound.

@@ -11,6 +11,16 @@ namespace {
 
 const Operand& D(const Op& op) { return op.t.ops.at(0); }
 std::uint32_t S(const Wave& w, const Op& op, int i) { return scalar_u32(w, op.t.ops.at(static_cast<std::size_t>(i))); }
+// The instruction index of code address `address` (a pointer from
+// s_getpc_b64 arithmetic) for s_setpc_b64 and s_swappc_b64.
+std::uint32_t jump_target(const Op& op, const Env& e, std::uint64_t address) {
+  const long index = address >= e.code_base && e.program ? e.program->index_of(address - e.code_base) : -1;
+  if (index < 0)
+    throw EmuError(std::string(op.inst ? op.inst->mnemonic() : "jump") + " to " + hex(address) +
+                   ": not an instruction of this kernel (calls into other functions are not followed)");
+  return static_cast<std::uint32_t>(index);
+}
+
 std::uint64_t S64(const Wave& w, const Op& op, int i) { return scalar_u64(w, op.t.ops.at(static_cast<std::size_t>(i))); }
 
 // D = f(S0, S1); SCC = (D != 0) when `scc_nonzero`.
@@ -327,6 +337,30 @@ void add_scalar_ops(HandlerTable& t) {
   // s_memtime: the cycle model's clock when one drives the run, else the wave's instruction count.
   t["s_memtime"] = [](Wave& w, const Op& op, Env& e) {
     write_scalar_u64(w, D(op), e.observer ? e.observer->clock() : w.executed);
+  };
+  // Program-counter forms.  The code object is mapped into global memory as
+  // the loader lays it out (Emulator::prepare, when the kernel has
+  // s_getpc_b64), so pc-relative data (rel32 relocations to .rodata, jump
+  // tables) reads what it would on the device.  [O] ISA: s_getpc_b64 D = the
+  // address of the next instruction; s_setpc_b64 jumps to S0; s_swappc_b64
+  // D = the next instruction's address, then jumps to S0.  A target outside
+  // the kernel's own code (a call into another function) stops the run.
+  t["s_getpc_b64"] = [](Wave& w, const Op& op, Env& e) {
+    write_scalar_u64(w, D(op), e.code_base + op.inst->pc + op.inst->size);
+  };
+  t["s_setpc_b64"] = [](Wave& w, const Op& op, Env& e) { w.pc = jump_target(op, e, S64(w, op, 0)); };
+  t["s_swappc_b64"] = [](Wave& w, const Op& op, Env& e) {
+    const std::uint32_t target = jump_target(op, e, S64(w, op, 1));
+    write_scalar_u64(w, D(op), e.code_base + op.inst->pc + op.inst->size);
+    w.pc = target;
+  };
+  // s_sendmsg: of the messages a compute wave sends ([O] ISA message table),
+  // MSG_INTERRUPT (1: raise the host's interrupt, device printf's hostcall)
+  // has no effect here, there being no host; the others (the geometry
+  // shader's, SAVEWAVE, HALT_WAVES, ...) stop the run naming the message.
+  t["s_sendmsg"] = [](Wave&, const Op& op, Env&) {
+    const auto id = static_cast<std::uint32_t>(op.inst->operands.back().imm) & 15;
+    if (id != 1) throw EmuError("s_sendmsg with message " + std::to_string(id) + ": only MSG_INTERRUPT (1) is modelled");
   };
   // s_memrealtime (the chip's constant-rate counter): the same clock here;
   // the emulated device reports one rate for both (hw/emu).

@@ -16,6 +16,7 @@
 
 namespace tilelab::isa {
 struct Instruction;
+struct Program;
 }
 
 namespace tilelab::emu {
@@ -69,6 +70,11 @@ struct Env {
   // order the hardware can produce).  Under the cycle model the wait is
   // already over when the instruction executes, so the data just lands.
   bool memory_last = false;
+  // Where the code object lies in global memory (0: not mapped) and the
+  // kernel's instructions: s_getpc_b64 reads code_base + pc, s_setpc_b64 and
+  // s_swappc_b64 find their target among the program's instructions.
+  std::uint64_t code_base = 0;
+  const isa::Program* program = nullptr;
   // The launch's instruction count of the stepping thread (cycle-model threads); null: the emulator's own.
   std::uint64_t* executed = nullptr;
 };

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -284,6 +285,22 @@ std::span<const std::uint8_t> CodeObject::code(const Kernel& k) const {
   return {bytes.data() + text_offset + (k.code_address - text_address), k.code_size};
 }
 
+std::vector<std::uint8_t> CodeObject::loaded_image() const {
+  constexpr std::uint64_t kMaxImage = 1ull << 30;  // a code object's sections spread over more is not a kernel's
+  std::uint64_t end = 0;
+  for (const LoadedSection& s : loaded)
+    end = std::max(end, s.address > kMaxImage || s.size > kMaxImage ? kMaxImage + 1 : s.address + s.size);
+  if (end > kMaxImage) {
+    std::ostringstream os;
+    os << "the allocated sections reach address 0x" << std::hex << end << ", beyond the 1 GiB a loaded code object may span";
+    fail(path, os.str());
+  }
+  std::vector<std::uint8_t> image(static_cast<std::size_t>(end), 0);
+  for (const LoadedSection& s : loaded)  // parse_code_object checked every range against the file
+    if (!s.nobits && s.size) std::memcpy(image.data() + s.address, bytes.data() + s.offset, static_cast<std::size_t>(s.size));
+  return image;
+}
+
 CodeObject read_code_object(const std::string& path) {
   std::error_code ec;  // only a regular file: a FIFO would block forever
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) fail(path, "not a regular file");
@@ -343,7 +360,12 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
     if (shdr->sh_type != llvm::ELF::SHT_NOBITS) {
       if (shdr->sh_offset > co.bytes.size() || shdr->sh_size > co.bytes.size() - shdr->sh_offset)
         fail_at(path, shdr->sh_offset, "section " + name.str() + " runs past the end of the file (truncated?)");
-      if (shdr->sh_flags & llvm::ELF::SHF_ALLOC) sections.push_back({shdr->sh_addr, shdr->sh_offset, shdr->sh_size});
+      if (shdr->sh_flags & llvm::ELF::SHF_ALLOC) {
+        sections.push_back({shdr->sh_addr, shdr->sh_offset, shdr->sh_size});
+        co.loaded.push_back({shdr->sh_addr, shdr->sh_offset, shdr->sh_size, false});
+      }
+    } else if (shdr->sh_flags & llvm::ELF::SHF_ALLOC) {
+      co.loaded.push_back({shdr->sh_addr, 0, shdr->sh_size, true});
     }
     if (name == ".text") {
       have_text = true;

@@ -92,6 +92,19 @@ struct CodeObject {
   const Kernel& kernel(std::string_view name) const;
   // The bytes of a kernel's code.
   std::span<const std::uint8_t> code(const Kernel& k) const;
+
+  // The allocated sections (what the loader maps): virtual address, file
+  // offset, size; `nobits` sections (.bss) are zeros with no file bytes.
+  struct LoadedSection {
+    std::uint64_t address = 0, offset = 0, size = 0;
+    bool nobits = false;
+  };
+  std::vector<LoadedSection> loaded;
+  // The code object as the loader lays it out in memory: byte v of the
+  // result is the byte at virtual address v (code, read-only data, zeros for
+  // .bss and the gaps between sections).  Relative addressing from the
+  // program counter (s_getpc_b64 + rel32) works on it unchanged.
+  std::vector<std::uint8_t> loaded_image() const;
 };
 
 CodeObject read_code_object(const std::string& path);

@@ -905,6 +905,64 @@ TEST(EmuInstructions, SparseMfmaIsRefusedWithItsReason) {
   }
 }
 
+// Program-counter forms (compiler output reaches globals and calls through
+// them).  In a snippet the code sits at address 0 (no code object mapped):
+// s_getpc_b64 gives the next instruction's byte address; s_setpc_b64 jumps
+// to an address; s_swappc_b64 saves the return address and jumps.  Byte
+// addresses by hand: every instruction below is 4 bytes.
+TEST(EmuInstructions, ProgramCounterJumpsAndCalls) {
+  Snippet s(
+      "s_getpc_b64 s[4:5]\n"            // 0: s[4:5] = 4
+      "s_add_u32 s4, s4, 20\n"          // 4: 24, the callee
+      "s_addc_u32 s5, s5, 0\n"          // 8
+      "s_swappc_b64 s[6:7], s[4:5]\n"   // 12: s[6:7] = 16, jump to 24
+      "v_mov_b32 v3, 3\n"               // 16: after the return
+      "s_endpgm\n"                      // 20
+      "v_mov_b32 v2, 2\n"               // 24: the callee
+      "s_setpc_b64 s[6:7]\n"            // 28: return to 16
+      "v_mov_b32 v4, 4");                // 32: never reached
+  s.run();
+  EXPECT_EQ(s.wave().s[4], 24u);
+  EXPECT_EQ(s.wave().s[6], 16u);
+  EXPECT_EQ(s.wave().s[7], 0u);
+  EXPECT_EQ(s.wave().vgpr(2)[0], 2u);
+  EXPECT_EQ(s.wave().vgpr(3)[63], 3u);
+  EXPECT_EQ(s.wave().vgpr(4)[0], 0u);
+  Snippet far("s_mov_b64 s[4:5], 0x1000\ns_setpc_b64 s[4:5]");
+  try {
+    far.run();
+    FAIL() << "a jump outside the kernel was followed";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("s_setpc_b64 to 0x1000: not an instruction of this kernel"), std::string::npos)
+        << e.what();
+  }
+}
+
+// s_sendmsg: MSG_INTERRUPT (device printf's hostcall doorbell) changes
+// nothing here; any other message stops the run naming it.
+TEST(EmuInstructions, SendMessage) {
+  Snippet s("s_sendmsg sendmsg(MSG_INTERRUPT)\nv_mov_b32 v1, 7");
+  s.run();
+  EXPECT_EQ(s.wave().vgpr(1)[0], 7u);
+  Snippet halt("s_sendmsg sendmsg(MSG_HALT_WAVES)");
+  try {
+    halt.run();
+    FAIL() << "MSG_HALT_WAVES was ignored";
+  } catch (const emu::EmuError& e) {
+    EXPECT_NE(std::string(e.what()).find("s_sendmsg with message 6: only MSG_INTERRUPT (1) is modelled"), std::string::npos)
+        << e.what();
+  }
+}
+
+// LLVM prints lit(V) for a value it encoded as a literal though an inline
+// constant would do (clang-22's rel32 high halves: "s_addc_u32 s1, s1, lit(0x0)").
+TEST(EmuInstructions, ForcedLiteralOperand) {
+  Snippet s("s_mov_b32 s4, 5\ns_add_u32 s5, s4, lit(0x3)\nv_mov_b32 v1, lit(0x2)");
+  s.run();
+  EXPECT_EQ(s.wave().s[5], 8u);
+  EXPECT_EQ(s.wave().vgpr(1)[0], 2u);
+}
+
 // The emulator's MX element decoding against kernels/common/mx_formats (an
 // independent implementation): every E4M3, E5M2 and E8M0 code, every E2M1 code.
 TEST(EmuInstructions, MxElementDecodingEveryCode) {

@@ -295,5 +295,39 @@ TEST(EmuKernels, CompilerSpillsRunThroughThePrivateSegment) {
   }
 }
 
+// A kernel clang-22 compiled to read a __constant__ table and count into a
+// __device__ array of its own code object (tests/data/compiled/globals.hip),
+// both reached pc-relative (s_getpc_b64 + rel32): exact results functionally
+// and under the cycle model, and the second kernel of the same code object
+// reads what the first wrote (the device maps a code object once).
+TEST(EmuKernels, CompilerGlobalsReachedFromTheProgramCounter) {
+  const std::vector<std::uint8_t> co = hw::read_code_object(TILELAB_GLOBALS_CO);
+  const std::uint32_t table[64] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2,
+                                   6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7, 1, 6, 9, 3,
+                                   9, 9, 3, 7, 5, 1, 0, 5, 8, 2, 0, 9, 7, 4, 9, 4, 4, 5, 9, 2};
+  constexpr std::uint32_t kItems = 192;  // 3 workgroups of 64
+  std::vector<std::uint32_t> in(kItems), want(kItems);
+  for (std::uint32_t t = 0; t < kItems; ++t) in[t] = t * 2654435761u, want[t] = table[(in[t] * 7u) % 64u] + t;
+  for (bool timed : {false, true}) {
+    const arch::Arch a = arch::load_arch("gfx950");
+    std::optional<timing::CycleModel> model;
+    if (timed) model.emplace(a, timing::Options{});
+    hw::EmuDevice d(a, [&](emu::Emulator& e) {
+      if (model) model->attach(e);
+    });
+    const hw::Kernel k = d.load_kernel(co, "globals"), counts_kernel = d.load_kernel(co, "global_counts");
+    const std::uint64_t out = d.allocate(4 * kItems, "out"), src = d.allocate(4 * kItems, "in"), counts = d.allocate(32, "counts");
+    d.copy_to_device(src, in.data(), 4 * kItems);
+    d.launch(k, {kItems / 64, 1, 1}, {64, 1, 1}, 0, {out, src});
+    d.launch(k, {1, 1, 1}, {64, 1, 1}, 0, {out, src});  // a second launch counts on: 192 + 64 work-items
+    d.launch(counts_kernel, {1, 1, 1}, {64, 1, 1}, 0, {counts});
+    std::vector<std::uint32_t> got(kItems), got_counts(8);
+    d.copy_to_host(got.data(), out, 4 * kItems);
+    d.copy_to_host(got_counts.data(), counts, 32);
+    for (std::uint32_t t = 64; t < kItems; ++t) ASSERT_EQ(got[t], want[t]) << t << (timed ? " timed" : " functional");
+    EXPECT_EQ(got_counts, std::vector<std::uint32_t>(8, (kItems + 64) / 8)) << (timed ? "timed" : "functional");
+  }
+}
+
 }  // namespace
 }  // namespace tilelab
