@@ -132,6 +132,21 @@ Operand parse_operand(std::string_view text, std::string_view t) {
   }
   if (parse_register(t, op)) return op;
   if (t.empty()) fail(text, whole, "empty");
+  struct Aperture {
+    const char* name;
+    std::uint64_t value;
+  };
+  static constexpr Aperture apertures[] = {{"src_shared_base", kSharedAperture},
+                                           {"src_shared_limit", kSharedAperture + kApertureBytes - 1},
+                                           {"src_private_base", kPrivateAperture},
+                                           {"src_private_limit", kPrivateAperture + kApertureBytes - 1}};
+  for (const Aperture& a : apertures)
+    if (t == a.name) {
+      op.loc = Loc::Const;
+      op.aperture = true;
+      op.value = static_cast<std::int64_t>(a.value);
+      return op;
+    }
   op.loc = Loc::Const;
   if (t.find('.') != std::string_view::npos && !starts_with(t, "0x")) {
     op.is_float = true;
@@ -232,6 +247,7 @@ std::string base_of(std::string_view m) {
 }  // namespace
 
 std::uint32_t Operand::bits32() const {
+  if (aperture) return static_cast<std::uint32_t>(static_cast<std::uint64_t>(value) >> 32);
   if (!is_float) return static_cast<std::uint32_t>(value);
   return std::bit_cast<std::uint32_t>(static_cast<float>(fvalue));
 }

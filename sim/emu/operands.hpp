@@ -19,6 +19,17 @@ class EmuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The flat address space's apertures (AMDGPUUsage: on GFX9+ 2^32 bytes each,
+// 2^32-aligned, their bases read through the src_shared_base and
+// src_private_base operands).  The values are the driver's choice, not the
+// chip's; these are tilelab's [I], above every buffer the emulator allocates
+// and below the cycle model's synthetic scratch addresses.  A flat access
+// in the shared aperture is an LDS access, in the private one a scratch
+// access of the lane, anywhere else a global one.
+inline constexpr std::uint64_t kSharedAperture = std::uint64_t{1} << 48;
+inline constexpr std::uint64_t kPrivateAperture = std::uint64_t{2} << 48;
+inline constexpr std::uint64_t kApertureBytes = std::uint64_t{1} << 32;
+
 // Where an operand lives.
 enum class Loc : std::uint8_t {
   SGPR, VGPR, AGPR,   // s5, v[4:7], a[0:3]
@@ -37,6 +48,9 @@ struct Operand {
   bool is_float = false;    // the constant was written as a float (1.0, 0.5, ...)
   std::int64_t value = 0;   // integer constants (sign-extended), or literal bits
   double fvalue = 0;        // float constants
+  // src_shared_base/limit, src_private_base/limit: a 64-bit read gives the
+  // aperture's address, a 32-bit read its high dword (see kSharedAperture).
+  bool aperture = false;
 
   // The constant as the bits of a 32-bit / 64-bit operand of this type.
   std::uint32_t bits32() const;

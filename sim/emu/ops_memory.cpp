@@ -636,6 +636,78 @@ void scratch_store(Wave& w, const Op& op, Env& e) {
   report_scratch<Bytes>(w, at, w.exec, true, e);
 }
 
+// ---- flat: the address's aperture picks the memory (operands.hpp) ----
+// flat_load_* vdst, vaddr[64-bit] [offset:N] / flat_store_* vaddr, vdata:
+// per lane, an address in the shared aperture is LDS (address - base, the
+// race check and the bank model see it), in the private aperture the lane's
+// scratch (address - base), anywhere else global memory.  [O] ISA (FLAT:
+// "the address is checked against the apertures"); AMDGPUUsage (the
+// apertures on GFX9+).  The cycle model sees each part as its own access.
+struct FlatLanes {
+  u64 global_at[kLanes];
+  std::int64_t private_at[kLanes];
+  u32 lds_at[kLanes];
+  u64 global = 0, priv = 0, lds = 0;  // lane masks
+};
+
+template <int Bytes>
+std::uint8_t* flat_bytes(Wave& w, const Op& op, Env& e, int l, bool store, FlatLanes& f) {
+  static const Operand off{Loc::Off};
+  const u64 a = lane_address(w, O(op, store ? 0 : 1), off, l, op.t.mods.offset);
+  if (a - kSharedAperture < kApertureBytes) {
+    f.lds_at[l] = static_cast<u32>(a - kSharedAperture), f.lds |= 1ull << l;
+    return lds_at(e, w, op, f.lds_at[l], Bytes, l, store);
+  }
+  if (a - kPrivateAperture < kApertureBytes) {
+    f.private_at[l] = static_cast<std::int64_t>(a - kPrivateAperture), f.priv |= 1ull << l;
+    return private_bytes_at<Bytes>(w, f.private_at[l], l, store);
+  }
+  f.global_at[l] = a, f.global |= 1ull << l;
+  std::uint8_t* p = e.memory->find(a, Bytes);
+  if (!p) out_of_bounds(store ? "flat store" : "flat load", Bytes, l, a);
+  return p;
+}
+
+template <int Bytes>
+void report_flat(Wave& w, const Op& op, Env& e, FlatLanes& f, bool store) {
+  if (f.global && e.observer) e.observer->global_access(f.global_at, f.global, Bytes, store);
+  if (f.priv) report_scratch<Bytes>(w, f.private_at, f.priv, store, e);
+  if (f.lds) trace(e, op, f.lds_at, f.lds);
+}
+
+template <int Bytes, bool Sign = false, int Half = -1>
+void flat_load(Wave& w, const Op& op, Env& e) {
+  FlatLanes f;
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    const std::uint8_t* p = flat_bytes<Bytes>(w, op, e, l, false, f);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(&vector_reg(w, O(op, 0), i)[l], p + 4 * i, 4);
+    } else {
+      u32 v = 0;
+      std::memcpy(&v, p, Bytes);
+      write_narrow<Bytes, Sign, Half>(vector_reg(w, O(op, 0))[l], v);
+    }
+  }
+  report_flat<Bytes>(w, op, e, f, false);
+}
+
+template <int Bytes, int Half = 0>
+void flat_store(Wave& w, const Op& op, Env& e) {
+  FlatLanes f;
+  for (u64 ex = w.exec; ex; ex &= ex - 1) {
+    const int l = std::countr_zero(ex);
+    std::uint8_t* p = flat_bytes<Bytes>(w, op, e, l, true, f);
+    if constexpr (Bytes >= 4) {
+      for (int i = 0; i < Bytes / 4; ++i) std::memcpy(p + 4 * i, &vector_reg(w, O(op, 1), i)[l], 4);
+    } else {
+      const u32 v = vector_reg(w, O(op, 1))[l] >> (16 * Half);
+      std::memcpy(p, &v, Bytes);
+    }
+  }
+  report_flat<Bytes>(w, op, e, f, true);
+}
+
 }  // namespace
 
 void retire_vmem(Wave& w, Env& e, std::size_t keep) {
@@ -662,6 +734,23 @@ void add_memory_ops(HandlerTable& t) {
   t["buffer_atomic_add"] = buffer_atomic<add_u32>;
   t["buffer_wbl2"] = [](Wave&, const Op&, Env&) {};
   t["buffer_inv"] = [](Wave&, const Op&, Env&) {};
+  t["flat_load_ubyte"] = flat_load<1>;
+  t["flat_load_sbyte"] = flat_load<1, true>;
+  t["flat_load_ushort"] = flat_load<2>;
+  t["flat_load_sshort"] = flat_load<2, true>;
+  t["flat_load_short_d16"] = flat_load<2, false, 0>;
+  t["flat_load_short_d16_hi"] = flat_load<2, false, 1>;
+  t["flat_load_dword"] = flat_load<4>;
+  t["flat_load_dwordx2"] = flat_load<8>;
+  t["flat_load_dwordx3"] = flat_load<12>;
+  t["flat_load_dwordx4"] = flat_load<16>;
+  t["flat_store_byte"] = flat_store<1>;
+  t["flat_store_short"] = flat_store<2>;
+  t["flat_store_short_d16_hi"] = flat_store<2, 1>;
+  t["flat_store_dword"] = flat_store<4>;
+  t["flat_store_dwordx2"] = flat_store<8>;
+  t["flat_store_dwordx3"] = flat_store<12>;
+  t["flat_store_dwordx4"] = flat_store<16>;
   t["scratch_load_ubyte"] = scratch_load<1>;
   t["scratch_load_sbyte"] = scratch_load<1, true>;
   t["scratch_load_ushort"] = scratch_load<2>;

@@ -938,6 +938,19 @@ TEST(EmuInstructions, ProgramCounterJumpsAndCalls) {
   }
 }
 
+// The aperture operands: a 64-bit read gives the base (tilelab's 2^48 shared,
+// 2^49 private), a 32-bit read its high dword (what LLVM's address-space
+// casts use); the limits end 2^32 - 1 later.
+TEST(EmuInstructions, ApertureOperands) {
+  Snippet s("s_mov_b64 s[4:5], src_shared_base\ns_mov_b32 s6, src_private_base\ns_mov_b64 s[8:9], src_private_limit");
+  s.run();
+  EXPECT_EQ(s.wave().s[4], 0u);
+  EXPECT_EQ(s.wave().s[5], 0x10000u);
+  EXPECT_EQ(s.wave().s[6], 0x20000u);
+  EXPECT_EQ(s.wave().s[8], 0xffffffffu);
+  EXPECT_EQ(s.wave().s[9], 0x20000u);
+}
+
 // s_sendmsg: MSG_INTERRUPT (device printf's hostcall doorbell) changes
 // nothing here; any other message stops the run naming it.
 TEST(EmuInstructions, SendMessage) {
