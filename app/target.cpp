@@ -1,3 +1,4 @@
+#include "kernels/code_object_dir.hpp"
 #include "app/target.hpp"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ SuiteTarget resolve_suite(const std::string& kernel, arch::Arch arch,
   if (std::find(spec.archs.begin(), spec.archs.end(), t.arch.name) == spec.archs.end())
     throw std::invalid_argument(kernel + " is not built for " + t.arch.name + " (only for " + joined(spec.archs) + ")");
   namespace fs = std::filesystem;
-  const std::string dir = code_object_dir.empty() ? kernels::build::kCodeObjectDir : code_object_dir;
+  const std::string dir = code_object_dir.empty() ? kernels::code_object_dir() : code_object_dir;
   t.code_object = (fs::path(dir) / t.arch.name / (fs::path(spec.source).stem().string() + ".hsaco")).string();
   return t;
 }

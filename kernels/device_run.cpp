@@ -1,3 +1,4 @@
+#include "kernels/code_object_dir.hpp"
 #include "kernels/device_run.hpp"
 
 #include <algorithm>
@@ -105,7 +106,7 @@ std::string suite_code_object(const std::string& kernel, const hw::DeviceInfo& d
                               const std::string& dir) {
   namespace fs = std::filesystem;
   const KernelSpec& spec = find_spec(kernel);
-  fs::path base = dir.empty() ? fs::path(build::kCodeObjectDir) : fs::path(dir);
+  fs::path base = dir.empty() ? fs::path(code_object_dir()) : fs::path(dir);
   if (stamps) base /= "stamps";
   const std::string ext = device.backend == "cuda" ? ".ptx" : ".hsaco";
   return (base / device.arch / (fs::path(spec.source).stem().string() + ext)).string();

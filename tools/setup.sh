@@ -15,6 +15,8 @@ packages=(
   pybind11-dev python3-dev         # the tilelab Python module
   python3-numpy python3-matplotlib # the module's arrays and pictures
   python3-pytest python3-nbclient python3-nbformat python3-ipykernel  # pytest, notebooks run headless
+  python3-venv python3-pip python3-setuptools python3-wheel  # pip install . into a virtual environment (tested)
+  git                              # the tests compare the source tree before and after pip install
   libgtest-dev                     # tests
   libbenchmark-dev                 # benchmarks
   clang-22 lld-22 llvm-22          # kernels/: HIP compiled offline for gfx950/gfx942; llvm-objdump for the decoder test

@@ -44,7 +44,8 @@ PY
 )"
 run --version
 version=$(sed -n 's/^project(tilelab VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
-check "version" "yes" "$([[ $out =~ ^tilelab\ $version\ \(git\ ([0-9a-f]{12}|unknown)\)$ ]] && echo yes || echo "no: $out")"
+check "version" "yes" "$([[ ${out%%$'\n'*} =~ ^tilelab\ $version\ \(git\ ([0-9a-f]{12}|unknown)\)$ ]] && echo yes || echo "no: $out")"
+check "version names the kernels folder" "kernels: $(cd "$(dirname "$tilelab")/../kernels" && pwd -P)" "${out#*$'\n'}"
 run sim gemm_bf16 --shape 128,128,64
 check "sim needs --functional" 2 "$rc"
 contains "sim needs --functional message" "say --functional or --timing (or both)" "$err"

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "kernels/code_object_dir.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
 #include "traces/text_table.hpp"
@@ -241,7 +242,7 @@ int run_check(const std::vector<std::string>& args) {
   po::options_description opts;
   opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
-      "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
+      "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
       "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "")(
       "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "");

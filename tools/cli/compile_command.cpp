@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "kernels/code_object_dir.hpp"
 #include "generated/kernel_build.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/error_text.hpp"
@@ -88,7 +89,7 @@ int run_compile(const std::vector<std::string>& args) {
   po::options_description opts;
   opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "out-dir", po::value<std::string>()->default_value(build::kCodeObjectDir), "");
+      "out-dir", po::value<std::string>()->default_value(kernels::code_object_dir()), "");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;

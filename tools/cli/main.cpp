@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/provenance.hpp"
+#include "kernels/code_object_dir.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/error_text.hpp"
 
@@ -50,7 +51,8 @@ int main(int argc, char** argv) {
     return tilelab::cli::kOk;
   }
   if (name == "--version") {
-    std::cout << tilelab::app::version_line() << "\n";
+    std::cout << tilelab::app::version_line() << "\n"
+              << "kernels: " << tilelab::kernels::code_object_dir() << "\n";
     return tilelab::cli::kOk;
   }
   for (const Command& c : kCommands)

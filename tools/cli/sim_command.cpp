@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "kernels/code_object_dir.hpp"
 #include "app/functional_run.hpp"
 #include "app/provenance.hpp"
 #include "app/record.hpp"
@@ -365,7 +366,7 @@ int run_sim(const std::vector<std::string>& args) {
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
-      "code-objects", po::value<std::string>()->default_value(kernels::build::kCodeObjectDir), "")(
+      "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
       "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "kernels/code_object_dir.hpp"
 #include "layouts/expr.hpp"
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/occupancy.hpp"
@@ -499,6 +500,9 @@ PYBIND11_MODULE(_tilelab, m) {
 
   // The store's commands (`tilelab import`, `compare`, `export`), so that a
   // notebook records, imports, compares and exports without the CLI.
+  m.def("code_object_dir", [] { return kernels::code_object_dir(); },
+        "Where the suite's compiled kernels are found: $TILELAB_KERNELS, else beside this module (a pip install's "
+        "tilelab/kernels) or an installed prefix, else the build tree the module was built in.");
   m.attr("__version__") = app::version();  // CMake's project version, as `tilelab --version`
 
   m.def("import_rocprof", [](const std::string& path, const std::string& out, const std::string& run_id_prefix,
