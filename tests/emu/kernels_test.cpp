@@ -2,6 +2,8 @@
 // references, on several shapes and both arches; determinism; the emulated
 // LDS conflicts against the design check; opcode coverage of every kernel.
 #include <gtest/gtest.h>
+
+#include <set>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <map>
 #include <optional>
 
+#include "generated/kernel_build.hpp"
 #include "hw/emu/emu_device.hpp"
 #include "kernels/design_check.hpp"
 #include "tests/common/run_suite.hpp"
@@ -362,6 +365,27 @@ TEST(EmuKernels, CompilerFlatPointersReachEveryAperture) {
     EXPECT_EQ(got, want) << (timed ? "timed" : "functional");
     EXPECT_EQ(got_side, want_scratch) << (timed ? "timed" : "functional");
   }
+}
+
+// A kernel is registered by its spec (kernels/spec.cpp), its host
+// (kernels/host.cpp) and its source in the build's list
+// (kernels/CMakeLists.txt; a gfx950-only source gives gfx950-only specs;
+// a shared source may still hold a kernel only gfx950 has): they agree.
+TEST(EmuKernels, SpecsHostsAndBuildListsAgree) {
+  std::set<std::string> sources(std::begin(kernels::build::kSources), std::end(kernels::build::kSources)), used;
+  const std::set<std::string> gfx950_only(std::begin(kernels::build::kGfx950Only), std::end(kernels::build::kGfx950Only));
+  const std::vector<std::string> hosts = kernels::hosted_kernels();
+  for (const kernels::KernelSpec& s : kernels::all_specs()) {
+    EXPECT_TRUE(sources.count(s.source)) << s.name << ": " << s.source << " is not in kernels/CMakeLists.txt";
+    EXPECT_NE(kernels::find_host(s.name), nullptr) << s.name << " has no host in kernels/host.cpp";
+    const bool on_gfx942 = std::find(s.archs.begin(), s.archs.end(), "gfx942") != s.archs.end();
+    if (gfx950_only.count(s.source)) {
+      EXPECT_FALSE(on_gfx942) << s.name << ": its source is built for gfx950 only";
+    }
+    used.insert(s.source);
+  }
+  EXPECT_EQ(used, sources) << "a source in kernels/CMakeLists.txt without a spec";
+  for (const std::string& h : hosts) EXPECT_NO_THROW(kernels::find_spec(h)) << h << " has a host but no spec";
 }
 
 }  // namespace
