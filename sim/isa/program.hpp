@@ -1,6 +1,6 @@
 // The decoded form of one kernel's machine code: what the functional emulator
-// executes and what the cycle model schedules, decoded once (DESIGN.md, "What
-// comes later").  Each instruction carries its LLVM MC opcode, a class a GPU
+// executes and what the cycle model schedules, decoded once
+// (docs/ARCHITECTURE.md: sim/isa).  Each instruction carries its LLVM MC opcode, a class a GPU
 // engineer thinks in, its register operands as (file, first, count), its
 // immediates, its resolved branch target and the exact text llvm-objdump
 // prints; the program carries basic blocks and loops.

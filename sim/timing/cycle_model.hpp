@@ -1,4 +1,4 @@
-// The cycle-approximate CU model (DESIGN.md, "The cycle model").
+// The cycle-approximate CU model (sim/timing/README.md).
 //
 // Execution-driven: the model decides which wave issues in which cycle and
 // the functional emulator executes that wave-instruction (values, lane
