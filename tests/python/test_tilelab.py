@@ -1,5 +1,6 @@
 """pytest for the tilelab Python module: the same literal cases as the C++
 tests (CuTe docs, pycute), bank-model cases, error messages, the trace loader."""
+import json
 import os
 import pathlib
 import subprocess
@@ -174,6 +175,18 @@ def test_drawing_helpers_draw():
 # ---- kernels: design checks and decoded code objects ----
 
 CODE_OBJECTS = os.environ.get("TILELAB_CODE_OBJECTS", "")
+
+@pytest.mark.skipif("TILELAB_CLI" not in os.environ, reason="TILELAB_CLI names the tilelab binary")
+@pytest.mark.parametrize("kernel,shape", [("gemm_bf16", None), ("attention_fwd_d128", "2,256,1"),
+                                          ("rmsnorm_bf16", None), ("gemm_mxfp4", None)])
+def test_check_is_the_clis_json(kernel, shape):
+    # One orchestration and one key vocabulary (app/design_check_run): the same dict as `check --json`.
+    args = ["check", kernel, "--json"] + (["--shape", shape] if shape else [])
+    p = subprocess.run([os.environ["TILELAB_CLI"], *args], capture_output=True, text=True, check=True)
+    py = t.check(kernel, shape=tuple(int(x) for x in shape.split(",")) if shape else None)
+    assert py == json.loads(p.stdout)
+    assert "compiled" in py  # the suite's compiled kernel is found by default, as the CLI finds it
+
 
 
 @pytest.mark.skipif(not CODE_OBJECTS, reason="TILELAB_CODE_OBJECTS names the compiled kernels")

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/design_check_run.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
@@ -25,23 +26,6 @@ namespace tilelab::cli {
 
 namespace {
 namespace fs = std::filesystem;
-
-// The registers and LDS of the spec's kernel in its compiled code object, if
-// there is one for this arch; each file is read once (several kernels share one).
-std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& spec, const std::string& arch,
-                                                     const std::string& dir,
-                                                     std::map<std::string, isa::CodeObject>& read) {
-  if (std::find(spec.archs.begin(), spec.archs.end(), arch) == spec.archs.end()) return std::nullopt;
-  const std::string file = (fs::path(dir) / arch / (fs::path(spec.source).stem().string() + ".hsaco")).string();
-  auto it = read.find(file);
-  if (it == read.end()) {
-    if (!fs::exists(file)) return std::nullopt;
-    it = read.emplace(file, isa::read_code_object(file)).first;
-  }
-  const isa::Kernel& k = it->second.kernel(spec.name);
-  return kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
-                                k.private_segment_fixed_size, k.max_flat_workgroup_size};
-}
 
 std::string cycles(double c) {
   char buf[32];
@@ -103,38 +87,6 @@ void print_report(const kernels::KernelSpec& spec, const kernels::DesignReport& 
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
 }
 
-Json to_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {
-  Json j = {{"kernel", spec.name},           {"arch", r.arch},
-            {"clean", r.problems.empty()},  {"lds_bytes", r.lds_bytes},
-            {"lds_capacity", r.lds_capacity}, {"conflict_cycles", r.conflict_cycles}};
-  j["accesses"] = Json::array();
-  for (const auto& a : r.accesses)
-    j["accesses"].push_back({{"what", a.what}, {"instruction", a.instruction}, {"instructions", a.instructions},
-                             {"cycles", a.cycles}, {"conflict_cycles", a.conflict_cycles}, {"worst_ways", a.worst_ways}});
-  if (r.compiled)
-    j["compiled"] = {{"vgprs", r.compiled->vgprs}, {"agprs", r.compiled->agprs}, {"sgprs", r.compiled->sgprs},
-                     {"lds_bytes", r.compiled->lds_bytes}, {"scratch_bytes", r.compiled->scratch_bytes}};
-  if (r.occupancy) {
-    j["workgroups_per_cu"] = r.occupancy->workgroups_per_cu;
-    j["waves_per_simd"] = r.occupancy->waves_per_simd;
-  }
-  j["occupancy_limited_by"] = r.limited_by;
-  if (r.bound) {
-    const auto& b = *r.bound;
-    j["bound"] = {{"shape", shape_text(spec, b.shape)},
-                  {"workgroups", b.work.workgroups},
-                  {"mfma_cycles", std::llround(b.mfma_cycles)},
-                  {"lds_cycles", std::llround(b.lds_cycles)},
-                  {"global_bytes", b.work.global_bytes},
-                  {"global_cycles", std::llround(b.global_cycles)},
-                  {"global_cycles_reused", std::llround(b.global_cycles_reused)},
-                  {"limiter", b.limiter}};
-  }
-  if (r.chip) j["chip_bound"] = app::chip_bound_json(*r.chip);
-  j["problems"] = r.problems;
-  return j;
-}
-
 std::string waves(double w) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%g", w);
@@ -160,7 +112,7 @@ void record(const std::string& file, const std::string& run_id, const kernels::K
             const kernels::DesignReport& r) {
   traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
   info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
-  info.config_json = to_json(spec, r).dump();
+  info.config_json = app::design_json(spec, r).dump();
   traces::RunWriter w(file, info, store_writer_options());
   for (const auto& a : r.accesses) {
     traces::LdsRecord l{};
@@ -286,7 +238,7 @@ int run_check(const std::vector<std::string>& args) {
     std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
     std::map<std::string, isa::CodeObject> read;
     for (const auto* s : specs) {
-      const auto compiled = compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), read);
+      const auto compiled = app::compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), "", read);
       reports.emplace_back(s, kernels::design_check(*s, a, compiled, shape));  // refuses a spec not for this arch
     }
     int with_problems = 0;
@@ -294,7 +246,7 @@ int run_check(const std::vector<std::string>& args) {
       std::cout << "kernel                     design      LDS B  conflicts  occupancy              limiter        shape\n";
     for (const auto& [s, r] : reports) {
       if (vm.count("json")) {
-        std::cout << to_json(*s, r).dump() << "\n";
+        std::cout << app::design_json(*s, r).dump() << "\n";
       } else if (vm.count("summary")) {
         print_summary_line(*s, r);
       } else {

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "app/design_check_run.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "layouts/expr.hpp"
 #include "layouts/tv_layout.hpp"
@@ -567,57 +568,15 @@ PYBIND11_MODULE(_tilelab, m) {
                     const py::object& code_object) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     const arch::Arch a = arch::load_arch(arch_name);
-    std::optional<kernels::CompiledFacts> compiled;
-    if (!code_object.is_none()) {
-      const isa::CodeObject co = isa::read_code_object(code_object.cast<std::string>());
-      const isa::Kernel& k = co.kernel(spec.name);
-      compiled = kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
-                                        k.private_segment_fixed_size, k.max_flat_workgroup_size};
-    }
+    std::map<std::string, isa::CodeObject> read;
+    const auto compiled =
+        app::compiled_facts(spec, a.name, "", code_object.is_none() ? "" : code_object.cast<std::string>(), read);
     std::optional<std::vector<long long>> sh;
     if (!shape.is_none()) sh = shape.cast<std::vector<long long>>();
-    const kernels::DesignReport r = kernels::design_check(spec, a, compiled, sh);
-    py::dict d;
-    d["kernel"] = r.kernel;
-    d["arch"] = r.arch;
-    d["clean"] = r.problems.empty();
-    d["problems"] = r.problems;
-    d["lds_bytes"] = r.lds_bytes;
-    d["lds_capacity"] = r.lds_capacity;
-    d["conflict_cycles"] = r.conflict_cycles;
-    py::list accesses;
-    for (const auto& acc : r.accesses) {
-      py::dict x;
-      x["what"] = acc.what;
-      x["instruction"] = acc.instruction;
-      x["instructions"] = acc.instructions;
-      x["cycles"] = acc.cycles;
-      x["conflict_cycles"] = acc.conflict_cycles;
-      x["worst_ways"] = acc.worst_ways;
-      accesses.append(x);
-    }
-    d["accesses"] = accesses;
-    d["occupancy_limited_by"] = r.limited_by;
-    if (r.occupancy) {
-      d["workgroups_per_cu"] = r.occupancy->workgroups_per_cu;
-      d["waves_per_simd"] = r.occupancy->waves_per_simd;
-    }
-    if (r.bound) {
-      py::dict b;
-      b["shape"] = r.bound->shape;
-      b["workgroups"] = r.bound->work.workgroups;
-      b["mfma_cycles"] = r.bound->mfma_cycles;
-      b["lds_cycles"] = r.bound->lds_cycles;
-      b["global_bytes"] = r.bound->work.global_bytes;
-      b["global_cycles"] = r.bound->global_cycles;
-      b["global_cycles_reused"] = r.bound->global_cycles_reused;
-      b["limiter"] = r.bound->limiter;
-      d["bound"] = b;
-    }
-    if (r.chip) d["chip_bound"] = from_json(app::chip_bound_json(*r.chip));
-    return d;
+    return from_json(app::design_json(spec, kernels::design_check(spec, a, compiled, sh)));
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("code_object") = py::none(),
-     "The design check of a kernel spec (as `tilelab check`); with a code object, occupancy from its registers.");
+     "The design check of a kernel spec: `tilelab check --json`'s dict (the same keys and values).  The registers "
+     "and LDS (and so the occupancy) come from code_object if given, else from the suite's compiled kernel.");
   m.def("disasm", [](const std::string& path, const py::object& kernel) {
     const isa::CodeObject co = isa::read_code_object(path);
     const isa::Decoder dec(co.arch);
