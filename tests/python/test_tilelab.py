@@ -69,11 +69,13 @@ def test_tv_layout_of_the_mfma_operand():
 
 def test_bank_model_cases():
     mfma = [128 * (l % 16) + 16 * (l // 16) for l in range(64)]
-    r = t.lds("gfx950", "ds_read_b128", mfma)
+    r = t.lds("gfx950", "ds_read_b128", mfma)["analysis"]
     assert r["conflict_cycles"] == 12 and r["max_ways"] == 4 and len(r["passes"]) == 4
-    assert t.lds("gfx950", "ds_read_b32", [256 * l for l in range(64)])["conflict_cycles"] == 63
-    assert t.lds("gfx942", "ds_read_b32", [256 * l for l in range(64)])["conflict_cycles"] == 62
-    assert t.lds("gfx950", "ds_read_b128", [4096] * 64)["conflict_cycles"] == 0
+    # Pass 0 serves lanes 0-3, 12-15, 20-27 (CLI test's table), all active.
+    assert r["passes"][0]["lanes"] == [0, 1, 2, 3, 12, 13, 14, 15] + list(range(20, 28)) == r["passes"][0]["active"]
+    assert t.lds("gfx950", "ds_read_b32", [256 * l for l in range(64)])["analysis"]["conflict_cycles"] == 63
+    assert t.lds("gfx942", "ds_read_b32", [256 * l for l in range(64)])["analysis"]["conflict_cycles"] == 62
+    assert t.lds("gfx950", "ds_read_b128", [4096] * 64)["analysis"]["conflict_cycles"] == 0
     tile = t.lds_tile("gfx950", "ds_read_b128", "(16,4):(1,16)", "(1,8)", "(64,64):(64,1)", 2)
     assert tile["conflict_cycles"] == 96 and tile["addresses"].shape == (8, 64)
     sw = t.lds_tile("gfx950", "ds_read_b128", "(16,4):(1,16)", "(1,8)", "Sw<3,3,3> o (64,64):(64,1)", 2)
@@ -175,6 +177,21 @@ def test_drawing_helpers_draw():
 # ---- kernels: design checks and decoded code objects ----
 
 CODE_OBJECTS = os.environ.get("TILELAB_CODE_OBJECTS", "")
+
+@pytest.mark.skipif("TILELAB_CLI" not in os.environ, reason="TILELAB_CLI names the tilelab binary")
+def test_lds_is_the_clis_json(tmp_path):
+    # app/lds_json: one form for `lds --json` and Python's lds / lds_tile.
+    mfma = [128 * (l % 16) + 16 * (l // 16) for l in range(64)]
+    (tmp_path / "lanes.txt").write_text("\n".join(map(str, mfma)))
+    cli = lambda *a: json.loads(subprocess.run([os.environ["TILELAB_CLI"], "lds", *a, "--json"], capture_output=True,
+                                               text=True, check=True).stdout)
+    assert t.lds("gfx950", "ds_read_b128", mfma) == cli("--inst", "ds_read_b128", "--addresses", str(tmp_path / "lanes.txt"))
+    tile = t.lds_tile("gfx950", "ds_read_b128", "(16,4):(1,16)", "(1,8)", "(64,64):(64,1)", 2)
+    addresses = tile.pop("addresses")
+    assert addresses.shape == (len(tile["instructions"]), 64)
+    assert tile == cli("--inst", "ds_read_b128", "--tv", "(16,4):(1,16)", "(1,8)", "--smem", "(64,64):(64,1)",
+                       "--elem-bytes", "2")
+
 
 @pytest.mark.skipif("TILELAB_CLI" not in os.environ, reason="TILELAB_CLI names the tilelab binary")
 @pytest.mark.parametrize("kernel,shape", [("gemm_bf16", None), ("attention_fwd_d128", "2,256,1"),

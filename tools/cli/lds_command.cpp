@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/lds_json.hpp"
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/tile_access.hpp"
 #include "tools/cli/error_text.hpp"
@@ -84,9 +85,7 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
   lds::Analysis r = model.analyze(addr, mask);
   const arch::LdsInstruction& ins = model.instruction();
   if (json) {
-    const Json j = {{"arch", a.name}, {"inst", ins.name}, {"status", arch::to_string(ins.status)},
-                    {"analysis", analysis_json(r)}};
-    std::cout << j.dump() << "\n";
+    std::cout << app::lds_json(a, ins, r).dump() << "\n";
     return kOk;
   }
   std::cout << a.name << " " << ins.name << " (" << arch::to_string(ins.status) << ")\n"
@@ -163,13 +162,7 @@ int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std:
   int passes = 0;
   for (const lds::Analysis& x : rep.analyses) passes += x.passes;
   if (json) {
-    Json instructions = Json::array();
-    for (std::size_t i = 0; i < rep.analyses.size(); ++i)
-      instructions.push_back({{"wave", rep.instructions[i].wave}, {"index", rep.instructions[i].index},
-                              {"analysis", analysis_json(rep.analyses[i])}});
-    const Json j = {{"arch", a.name},     {"inst", ins.name},        {"status", arch::to_string(ins.status)},
-                    {"instructions", instructions}, {"cycles", rep.cycles}, {"conflict_cycles", rep.conflict_cycles}};
-    std::cout << j.dump() << "\n";
+    std::cout << app::lds_tile_json(a, ins, rep).dump() << "\n";
     return kOk;
   }
   std::cout << a.name << " " << ins.name << " (" << arch::to_string(ins.status) << "): " << rep.instructions.size()

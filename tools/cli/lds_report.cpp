@@ -47,16 +47,6 @@ std::string totals_line(const arch::Arch& arch, long long cycles, long long conf
   return o.str();
 }
 
-Json analysis_json(const lds::Analysis& a) {
-  Json passes = Json::array();
-  for (int p = 0; p < a.entries; ++p) {
-    const lds::Pass& x = a.pass[p];
-    passes.push_back({{"lanes", lane_ranges(x.lanes)}, {"active", std::popcount(x.active)}, {"banks", x.banks},
-                      {"ways", x.ways}});
-  }
-  return {{"passes", passes}, {"cycles", a.cycles}, {"conflict_cycles", a.conflict_cycles}, {"max_ways", a.max_ways}};
-}
-
 std::string assumption_note(const arch::Arch& arch, const arch::LdsInstruction& ins) {
   if (ins.status != arch::Status::kAssumed) return "";
   return "note: the phases of " + ins.name + " on " + arch.name + " are not known; this uses an assumption (" +

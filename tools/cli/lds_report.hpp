@@ -15,7 +15,6 @@ std::string lane_ranges(std::uint64_t mask);
 std::string pass_table(const lds::Analysis& a);
 // One line naming the counters in the vendor's units.
 std::string totals_line(const arch::Arch& arch, long long cycles, long long conflicts, int passes);
-Json analysis_json(const lds::Analysis& a);
 // A warning line when the instruction's phases are an assumption; empty otherwise.
 std::string assumption_note(const arch::Arch& arch, const arch::LdsInstruction& ins);
 

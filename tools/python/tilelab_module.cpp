@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "app/lds_json.hpp"
 #include "app/design_check_run.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "layouts/expr.hpp"
@@ -132,32 +133,7 @@ py::array_t<Int> grid(const IntTuple& shape, const F& f) {
   return out;
 }
 
-// ---- Bank model results as dicts -----------------------------------------
-
-py::list lanes_list(std::uint64_t mask) {
-  py::list l;
-  for (int i = 0; i < 64; ++i)
-    if ((mask >> i) & 1) l.append(i);
-  return l;
-}
-
-py::dict analysis_dict(const lds::Analysis& a) {
-  py::list passes;
-  for (int p = 0; p < a.entries; ++p) {
-    py::dict d;
-    d["lanes"] = lanes_list(a.pass[p].lanes);
-    d["active"] = lanes_list(a.pass[p].active);
-    d["banks"] = a.pass[p].banks;
-    d["ways"] = a.pass[p].ways;
-    passes.append(d);
-  }
-  py::dict r;
-  r["passes"] = passes;
-  r["cycles"] = a.cycles;
-  r["conflict_cycles"] = a.conflict_cycles;
-  r["max_ways"] = a.max_ways;
-  return r;
-}
+// ---- LDS layouts from Python (the bank model's answers are app/lds_json's) ----
 
 lds::LdsLayout lds_layout_of(const py::handle& o) {
   if (py::isinstance<ComposedLayout>(o)) {
@@ -432,30 +408,26 @@ PYBIND11_MODULE(_tilelab, m) {
                   std::uint64_t mask) {
     arch::Arch a = arch::load_arch(arch_name);
     lds::BankModel model(a, a.instruction(inst));
-    return analysis_dict(model.analyze(addresses, mask));
+    return from_json(app::lds_json(a, model.instruction(), model.analyze(addresses, mask)));
   }, py::arg("arch"), py::arg("inst"), py::arg("addresses"), py::arg("mask") = ~std::uint64_t{0},
-     "The bank-model analysis of one wave instruction from per-lane byte addresses.");
+     "The bank-model analysis of one wave instruction from per-lane byte addresses: `tilelab lds --addresses "
+     "--json`'s dict ('analysis': per pass its lanes, active lanes, banks and ways; cycles, conflict_cycles, max_ways).");
   m.def("lds_tile", [](const std::string& arch_name, const std::string& inst, const py::object& thr,
                        const py::object& val, const py::object& smem, int elem_bytes) {
     arch::Arch a = arch::load_arch(arch_name);
     lds::BankModel model(a, a.instruction(inst));
     TVLayout tv = make_layout_tv(layout_of(thr), layout_of(val));
     lds::TileReport r = lds::analyze_tile(model, tv, smem_shape_of(smem), lds_layout_of(smem), elem_bytes);
-    py::list per;
     py::array_t<std::uint32_t> addr({static_cast<py::ssize_t>(r.instructions.size()), static_cast<py::ssize_t>(model.wave_size())});
     auto ad = addr.mutable_unchecked<2>();
-    for (std::size_t i = 0; i < r.analyses.size(); ++i) {
-      per.append(analysis_dict(r.analyses[i]));
+    for (std::size_t i = 0; i < r.analyses.size(); ++i)
       for (int l = 0; l < model.wave_size(); ++l) ad(i, l) = r.instructions[i].addresses[l];
-    }
-    py::dict d;
-    d["instructions"] = per;
+    py::dict d = from_json(app::lds_tile_json(a, model.instruction(), r));
     d["addresses"] = addr;
-    d["cycles"] = r.cycles;
-    d["conflict_cycles"] = r.conflict_cycles;
-    d["worst"] = r.worst;
     return d;
-  }, "The design check: every instruction of a tile access from a TV layout and an LDS layout.");
+  }, "The design check of a tile access from a TV layout and an LDS layout: `tilelab lds --tv --json`'s dict "
+     "('instructions': wave, index and analysis of each; cycles, conflict_cycles, worst) plus 'addresses' "
+     "(instructions x lanes, numpy).");
   m.def("occupancy", [](const std::string& arch_name, int vgprs, int agprs, int sgprs, long long lds_bytes, int wg) {
     lds::Occupancy o = lds::occupancy(arch::load_arch(arch_name), {vgprs, agprs, sgprs, lds_bytes, wg});
     py::dict d;

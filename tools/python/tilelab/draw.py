@@ -65,7 +65,7 @@ def lds_banks(arch, inst, addresses, mask=(1 << 64) - 1, ax=None):
     (lane, first bank it touches; lanes on one bank overlap), red where the
     pass has a conflict, with its n-way degree at the right."""
     info = _tilelab.arch(arch)
-    r = _tilelab.lds(arch, inst, list(addresses), mask)
+    r = _tilelab.lds(arch, inst, list(addresses), mask)["analysis"]
     banks = info["instructions"][inst]["bank_period"]
     ax = ax or plt.subplots(figsize=(7, 0.6 + 0.5 * len(r["passes"])))[1]
     for p, ps in enumerate(r["passes"]):

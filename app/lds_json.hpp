@@ -1,0 +1,21 @@
+// The one machine-readable form of the bank model's answers: what
+// `tilelab lds --json` prints and Python's `lds` / `lds_tile` return.
+#pragma once
+#include "app/json.hpp"
+#include "sim/arch/arch.hpp"
+#include "sim/lds/bank_model.hpp"
+#include "sim/lds/tile_access.hpp"
+
+namespace tilelab::app {
+
+// One wave-instruction: per pass its lanes and active lanes (lane numbers),
+// banks touched and ways; cycles, conflict cycles, the worst ways.
+Json lds_analysis_json(const lds::Analysis& a);
+// `lds --addresses`: {"arch", "inst", "status", "analysis"}.
+Json lds_json(const arch::Arch& a, const arch::LdsInstruction& ins, const lds::Analysis& r);
+// `lds --tv`: {"arch", "inst", "status", "instructions": [{"wave", "index",
+// "analysis"}], "cycles", "conflict_cycles", "worst"} (worst: the index of
+// the costliest instruction).
+Json lds_tile_json(const arch::Arch& a, const arch::LdsInstruction& ins, const lds::TileReport& r);
+
+}  // namespace tilelab::app
