@@ -34,4 +34,16 @@ Json lds_tile_json(const arch::Arch& a, const arch::LdsInstruction& ins, const l
           {"cycles", r.cycles},    {"conflict_cycles", r.conflict_cycles}, {"worst", r.worst}};
 }
 
+Json occupancy_json(const arch::Arch& a, const lds::Occupancy& o) {
+  Json limits = Json::object();
+  for (const auto& l : o.limits) limits[l.resource] = l.workgroups_per_cu;
+  return {{"arch", a.name},
+          {"waves_per_workgroup", o.waves_per_workgroup},
+          {"workgroups_per_cu", o.workgroups_per_cu},
+          {"waves_per_cu", o.waves_per_cu},
+          {"waves_per_simd", o.waves_per_simd},
+          {"limited_by", o.limited_by},
+          {"limits", limits}};
+}
+
 }  // namespace tilelab::app

@@ -1,9 +1,11 @@
-// The one machine-readable form of the bank model's answers: what
-// `tilelab lds --json` prints and Python's `lds` / `lds_tile` return.
+// The one machine-readable form of sim/lds's answers: what `tilelab lds
+// --json` and `occupancy --json` print and Python's `lds`, `lds_tile` and
+// `occupancy` return.
 #pragma once
 #include "app/json.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/lds/bank_model.hpp"
+#include "sim/lds/occupancy.hpp"
 #include "sim/lds/tile_access.hpp"
 
 namespace tilelab::app {
@@ -17,5 +19,8 @@ Json lds_json(const arch::Arch& a, const arch::LdsInstruction& ins, const lds::A
 // "analysis"}], "cycles", "conflict_cycles", "worst"} (worst: the index of
 // the costliest instruction).
 Json lds_tile_json(const arch::Arch& a, const arch::LdsInstruction& ins, const lds::TileReport& r);
+// `occupancy`: arch, waves per workgroup, workgroups, waves per CU and per
+// SIMD, the binding limit(s) and each resource's own limit.
+Json occupancy_json(const arch::Arch& a, const lds::Occupancy& o);
 
 }  // namespace tilelab::app

@@ -179,8 +179,8 @@ def test_drawing_helpers_draw():
 CODE_OBJECTS = os.environ.get("TILELAB_CODE_OBJECTS", "")
 
 @pytest.mark.skipif("TILELAB_CLI" not in os.environ, reason="TILELAB_CLI names the tilelab binary")
-def test_lds_is_the_clis_json(tmp_path):
-    # app/lds_json: one form for `lds --json` and Python's lds / lds_tile.
+def test_lds_and_occupancy_are_the_clis_json(tmp_path):
+    # app/lds_json: one form for `lds --json`, `occupancy --json` and Python's lds, lds_tile, occupancy.
     mfma = [128 * (l % 16) + 16 * (l // 16) for l in range(64)]
     (tmp_path / "lanes.txt").write_text("\n".join(map(str, mfma)))
     cli = lambda *a: json.loads(subprocess.run([os.environ["TILELAB_CLI"], "lds", *a, "--json"], capture_output=True,
@@ -191,6 +191,10 @@ def test_lds_is_the_clis_json(tmp_path):
     assert addresses.shape == (len(tile["instructions"]), 64)
     assert tile == cli("--inst", "ds_read_b128", "--tv", "(16,4):(1,16)", "(1,8)", "--smem", "(64,64):(64,1)",
                        "--elem-bytes", "2")
+    occupancy = json.loads(subprocess.run([os.environ["TILELAB_CLI"], "occupancy", "--vgprs", "128", "--agprs", "64",
+                                           "--sgprs", "40", "--lds", "65536", "--wg-size", "256", "--json"],
+                                          capture_output=True, text=True, check=True).stdout)
+    assert t.occupancy("gfx950", 128, 64, 40, 65536, 256) == occupancy
 
 
 @pytest.mark.skipif("TILELAB_CLI" not in os.environ, reason="TILELAB_CLI names the tilelab binary")
@@ -401,3 +405,23 @@ def test_import_compare_and_export_without_the_cli(tmp_path):
         t.export_perfetto(store, ["nope"], str(tmp_path / "x.json"))
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "x.json.tmp").exists()
     assert t.__version__.count(".") == 2
+
+
+def test_python_objects_read_back_and_name_their_arguments():
+    from tilelab import ComposedLayout, Layout, Swizzle  # noqa: F401  (eval below needs the names)
+    layout = t.Layout((4, 8), (8, 1))
+    assert eval(repr(layout)) == layout and t.Layout("(4,8):(8,1)") == layout
+    assert [str(m) for m in layout] == ["4:8", "8:1"] and len(layout) == 2
+    swizzled = t.evaluate("Sw<3,3,3> o (64,64):(64,1)")
+    assert str(eval(repr(swizzled))) == str(swizzled) and repr(Swizzle(3, 3, 3)) == "Swizzle(3, 3, 3)"
+    with pytest.raises(ValueError, match="not a swizzled layout"):
+        ComposedLayout("(4,8):(8,1)")
+    # Keyword arguments everywhere (pybind11 printed arg0, arg1, ... before).
+    assert t.composition(a=layout, tiler="8:4")(3) == 3
+    found = t.swizzle_search(arch="gfx950", write_thr="(64,8):(8,1)", write_val="(1,8)", write_inst="ds_write_b128",
+                             read_thr="(16,4):(1,16)", read_val="(1,8)", read_inst="ds_read_b128", rows=64, cols=64,
+                             elem_bytes=2)
+    assert found[0]["read_conflict_cycles"] == 0
+    for name in t.__all__:
+        doc = getattr(t, name).__doc__ or ""
+        assert "arg0" not in doc, name

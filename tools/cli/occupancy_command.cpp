@@ -1,7 +1,7 @@
 // `tilelab occupancy`: waves per SIMD and workgroups per CU, and what limits them.
 #include "sim/lds/occupancy.hpp"
 #include "tools/cli/error_text.hpp"
-#include "app/json.hpp"
+#include "app/lds_json.hpp"
 #include "tools/cli/cli_util.hpp"
 
 namespace tilelab::cli {
@@ -31,16 +31,7 @@ int run_occupancy(const std::vector<std::string>& args) {
                            vm["lds"].as<long long>(), vm["wg-size"].as<int>()};
     lds::Occupancy o = lds::occupancy(a, k);
     if (vm.count("json")) {
-      Json limits = Json::object();
-      for (const auto& l : o.limits) limits[l.resource] = l.workgroups_per_cu;
-      const Json j = {{"arch", a.name},
-                      {"waves_per_workgroup", o.waves_per_workgroup},
-                      {"workgroups_per_cu", o.workgroups_per_cu},
-                      {"waves_per_cu", o.waves_per_cu},
-                      {"waves_per_simd", o.waves_per_simd},
-                      {"limited_by", o.limited_by},
-                      {"limits", limits}};
-      std::cout << j.dump() << "\n";
+      std::cout << app::occupancy_json(a, o).dump() << "\n";
       return kOk;
     }
     std::cout << a.name << ": " << o.workgroups_per_cu << " workgroup(s) of " << o.waves_per_workgroup

@@ -295,13 +295,21 @@ PYBIND11_MODULE(_tilelab, m) {
     }
   });
 
-  py::class_<Layout>(m, "Layout", "A CuTe layout: a shape and a congruent stride.")
+  py::class_<Layout>(m, "Layout",
+                     "A CuTe layout: a shape and a congruent stride.  Layout((4,8),(8,1)), Layout((4,8)) (compact "
+                     "column-major) or Layout('(4,8):(8,1)'); repr() gives text that evaluates back; len(), [i] "
+                     "and iteration go over its modes, as in CuTe and pycute.")
       .def(py::init([](const py::object& shape, const py::object& stride) {
+             if (py::isinstance<py::str>(shape)) {
+               if (!stride.is_none()) throw std::invalid_argument("Layout(text) takes no stride");
+               return layout_of(shape);
+             }
              if (stride.is_none()) return Layout(to_tuple(shape));
              return Layout(to_tuple(shape), to_tuple(stride));
            }),
            py::arg("shape"), py::arg("stride") = py::none())
-      .def_static("parse", [](const std::string& s) { return layout_of(py::str(s)); }, "A layout from CuTe notation.")
+      .def_static("parse", [](const std::string& s) { return layout_of(py::str(s)); }, py::arg("text"),
+                  "A layout from CuTe notation: Layout.parse('(4,8):(8,1)').")
       .def_property_readonly("shape", [](const Layout& l) { return from_tuple(l.shape()); })
       .def_property_readonly("stride", [](const Layout& l) { return from_tuple(l.stride()); })
       .def("size", [](const Layout& l) { return size(l); })
@@ -312,9 +320,14 @@ PYBIND11_MODULE(_tilelab, m) {
         IntTuple crd = to_tuple(c);
         if (crd.has_underscore()) return py::cast(slice(crd, l));
         return py::int_(l(crd));
-      })
+      }, py::arg("coordinate"), "The offset of an index or coordinate; a coordinate with None (CuTe's _) slices.")
       .def("__getitem__", [](const Layout& l, int i) { return get(l, i); })
       .def("__len__", [](const Layout& l) { return rank(l); })
+      .def("__iter__", [](const Layout& l) {
+        py::list modes;
+        for (int i = 0; i < rank(l); ++i) modes.append(py::cast(get(l, i)));
+        return py::iter(modes);
+      }, "The modes, in order (a rank-1 layout is its own single mode).")
       .def("__eq__", [](const Layout& a, const Layout& b) { return a == b; })
       .def("__str__", [](const Layout& l) { return to_string(l); })
       .def("__repr__", [](const Layout& l) { return "Layout('" + to_string(l) + "')"; })
@@ -323,58 +336,83 @@ PYBIND11_MODULE(_tilelab, m) {
 
   py::class_<Swizzle>(m, "Swizzle", "Sw<B,M,S>: XOR B bits at M+S into M.")
       .def(py::init<int, int, int>(), py::arg("bits"), py::arg("base"), py::arg("shift"))
-      .def("__call__", [](const Swizzle& s, Int x) { return s(x); })
+      .def("__call__", [](const Swizzle& s, Int x) { return s(x); }, py::arg("offset"), "The swizzled offset.")
       .def_readonly("bits", &Swizzle::bits)
       .def_readonly("base", &Swizzle::base)
       .def_readonly("shift", &Swizzle::shift)
       .def("__str__", [](const Swizzle& s) { return to_string(s); })
-      .def("__repr__", [](const Swizzle& s) { return to_string(s); });
+      .def("__repr__", [](const Swizzle& s) {
+        return "Swizzle(" + std::to_string(s.bits) + ", " + std::to_string(s.base) + ", " + std::to_string(s.shift) + ")";
+      });
 
   py::class_<ComposedLayout>(m, "ComposedLayout", "swizzle o offset o layout")
       .def(py::init([](const Swizzle& s, const py::object& l, Int offset) { return ComposedLayout{s, offset, layout_of(l)}; }),
            py::arg("swizzle"), py::arg("layout"), py::arg("offset") = 0)
+      .def(py::init([](const std::string& text) {
+             const Value v = evaluate(text);
+             if (const auto* c = std::get_if<ComposedLayout>(&v)) return *c;
+             throw std::invalid_argument("'" + text + "' is not a swizzled layout (Sw<B,M,S> o layout)");
+           }),
+           py::arg("text"), "From text: ComposedLayout('Sw<3,3,3> o (64,64):(64,1)').")
       .def_readonly("swizzle", &ComposedLayout::swizzle)
       .def_readonly("layout", &ComposedLayout::layout)
       .def_readonly("offset", &ComposedLayout::offset)
-      .def("__call__", [](const ComposedLayout& c, const py::object& x) { return c(to_tuple(x)); })
+      .def("__call__", [](const ComposedLayout& c, const py::object& x) { return c(to_tuple(x)); }, py::arg("coordinate"),
+           "swizzle(offset + layout(coordinate)).")
       .def("offsets",
            [](const ComposedLayout& c) { return grid(c.layout.shape(), [&](const IntTuple& x) { return c(x); }); })
       .def("__str__", [](const ComposedLayout& c) { return to_string(c); })
       .def("__repr__", [](const ComposedLayout& c) { return "ComposedLayout('" + to_string(c) + "')"; });
 
-  m.def("evaluate", [](const std::string& e) { return value_to_python(evaluate(e)); },
+  m.def("evaluate", [](const std::string& e) { return value_to_python(evaluate(e)); }, py::arg("expression"),
         "Evaluate an expression of `tilelab layout eval`.");
 
   // The algebra, by name.
   m.def("coalesce", [](const py::object& l, const py::object& p) {
     return p.is_none() ? coalesce(layout_of(l)) : coalesce(layout_of(l), to_tuple(p));
   }, py::arg("layout"), py::arg("profile") = py::none());
-  m.def("filter", [](const py::object& l) { return filter(layout_of(l)); });
-  m.def("composition", [](const py::object& a, const py::object& b) { return composition(layout_of(a), tiler_of(b)); });
+  m.def("filter", [](const py::object& l) { return filter(layout_of(l)); }, py::arg("layout"),
+        "The layout without its stride-0 and size-1 modes (CuTe filter).");
+  m.def("composition", [](const py::object& a, const py::object& b) { return composition(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "A o B: the layout i -> A(B(i)) (CuTe composition; B may be a tiler).");
   m.def("complement", [](const py::object& a, const py::object& cotarget) {
     return cotarget.is_none() ? complement(layout_of(a)) : complement(layout_of(a), size(to_tuple(cotarget)));
   }, py::arg("layout"), py::arg("cotarget") = py::none());
-  m.def("right_inverse", [](const py::object& a) { return right_inverse(layout_of(a)); });
-  m.def("left_inverse", [](const py::object& a) { return left_inverse(layout_of(a)); });
-  m.def("logical_divide", [](const py::object& a, const py::object& b) { return logical_divide(layout_of(a), tiler_of(b)); });
-  m.def("zipped_divide", [](const py::object& a, const py::object& b) { return zipped_divide(layout_of(a), tiler_of(b)); });
-  m.def("tiled_divide", [](const py::object& a, const py::object& b) { return tiled_divide(layout_of(a), tiler_of(b)); });
-  m.def("flat_divide", [](const py::object& a, const py::object& b) { return flat_divide(layout_of(a), tiler_of(b)); });
-  m.def("logical_product", [](const py::object& a, const py::object& b) { return logical_product(layout_of(a), tiler_of(b)); });
-  m.def("zipped_product", [](const py::object& a, const py::object& b) { return zipped_product(layout_of(a), tiler_of(b)); });
-  m.def("tiled_product", [](const py::object& a, const py::object& b) { return tiled_product(layout_of(a), tiler_of(b)); });
-  m.def("flat_product", [](const py::object& a, const py::object& b) { return flat_product(layout_of(a), tiler_of(b)); });
-  m.def("blocked_product", [](const py::object& a, const py::object& b) { return blocked_product(layout_of(a), layout_of(b)); });
-  m.def("raked_product", [](const py::object& a, const py::object& b) { return raked_product(layout_of(a), layout_of(b)); });
+  m.def("right_inverse", [](const py::object& a) { return right_inverse(layout_of(a)); }, py::arg("layout"),
+        "A layout R with layout(R(i)) == i on R's domain (CuTe right_inverse).");
+  m.def("left_inverse", [](const py::object& a) { return left_inverse(layout_of(a)); }, py::arg("layout"),
+        "A layout L with L(layout(i)) == i on layout's domain (CuTe left_inverse).");
+  m.def("logical_divide", [](const py::object& a, const py::object& b) { return logical_divide(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "A split by tiler B: (tile, rest) (CuTe logical_divide).");
+  m.def("zipped_divide", [](const py::object& a, const py::object& b) { return zipped_divide(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "logical_divide with the tiles gathered in mode 0 (CuTe zipped_divide).");
+  m.def("tiled_divide", [](const py::object& a, const py::object& b) { return tiled_divide(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "zipped_divide with the rest flattened into modes 1.. (CuTe tiled_divide).");
+  m.def("flat_divide", [](const py::object& a, const py::object& b) { return flat_divide(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "logical_divide flattened (CuTe flat_divide).");
+  m.def("logical_product", [](const py::object& a, const py::object& b) { return logical_product(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "A repeated by B: (A, complement-of-A o B) (CuTe logical_product).");
+  m.def("zipped_product", [](const py::object& a, const py::object& b) { return zipped_product(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "logical_product with the tiles gathered (CuTe zipped_product).");
+  m.def("tiled_product", [](const py::object& a, const py::object& b) { return tiled_product(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "zipped_product with the rest flattened (CuTe tiled_product).");
+  m.def("flat_product", [](const py::object& a, const py::object& b) { return flat_product(layout_of(a), tiler_of(b)); }, py::arg("a"), py::arg("tiler"),
+        "logical_product flattened (CuTe flat_product).");
+  m.def("blocked_product", [](const py::object& a, const py::object& b) { return blocked_product(layout_of(a), layout_of(b)); }, py::arg("a"), py::arg("b"),
+        "B copies of A, A contiguous in each mode (CuTe blocked_product).");
+  m.def("raked_product", [](const py::object& a, const py::object& b) { return raked_product(layout_of(a), layout_of(b)); }, py::arg("a"), py::arg("b"),
+        "B copies of A interleaved in each mode (CuTe raked_product).");
   m.def("tile_to_shape", [](const py::object& a, const py::object& shape, const py::object& order) {
     return order.is_none() ? tile_to_shape(layout_of(a), to_tuple(shape))
                            : tile_to_shape(layout_of(a), to_tuple(shape), to_tuple(order));
   }, py::arg("block"), py::arg("shape"), py::arg("order") = py::none());
-  m.def("make_ordered_layout", [](const py::object& s, const py::object& o) { return make_ordered_layout(to_tuple(s), to_tuple(o)); });
+  m.def("make_ordered_layout", [](const py::object& s, const py::object& o) { return make_ordered_layout(to_tuple(s), to_tuple(o)); },
+        py::arg("shape"), py::arg("order"), "A compact layout of shape whose modes are ordered by order (CuTe make_ordered_layout).");
   m.def("recast", [](const py::object& l, int old_bits, int new_bits) -> py::object {
     if (py::isinstance<ComposedLayout>(l)) return py::cast(recast(l.cast<ComposedLayout>(), old_bits, new_bits));
     return py::cast(recast(layout_of(l), old_bits, new_bits));
-  });
+  }, py::arg("layout"), py::arg("old_bits"), py::arg("new_bits"),
+     "The layout over elements of new_bits instead of old_bits (CuTe recast_layout; swizzled layouts too).");
 
   // Thread-value layouts.
   m.def("make_layout_tv", [](const py::object& thr, const py::object& val) {
@@ -399,10 +437,10 @@ PYBIND11_MODULE(_tilelab, m) {
     d["thread"] = owner;
     d["value"] = value;
     return d;
-  }, "make_layout_tv(thr, val) as CuTe builds it; thread/value are per-tile-element arrays.");
+  }, py::arg("thr"), py::arg("val"), "make_layout_tv(thr, val) as CuTe builds it; thread/value are per-tile-element arrays.");
 
   // Architecture and the LDS model.
-  m.def("arch", [](const std::string& name) { return arch_dict(arch::load_arch(name)); },
+  m.def("arch", [](const std::string& name) { return arch_dict(arch::load_arch(name)); }, py::arg("name"),
         "An architecture description (gfx950, gfx942, sm90 or a .toml path) as a dict.");
   m.def("lds", [](const std::string& arch_name, const std::string& inst, const std::vector<std::uint32_t>& addresses,
                   std::uint64_t mask) {
@@ -425,20 +463,13 @@ PYBIND11_MODULE(_tilelab, m) {
     py::dict d = from_json(app::lds_tile_json(a, model.instruction(), r));
     d["addresses"] = addr;
     return d;
-  }, "The design check of a tile access from a TV layout and an LDS layout: `tilelab lds --tv --json`'s dict "
+  }, py::arg("arch"), py::arg("inst"), py::arg("thr"), py::arg("val"), py::arg("smem"), py::arg("elem_bytes"),
+     "The design check of a tile access from a TV layout and an LDS layout: `tilelab lds --tv --json`'s dict "
      "('instructions': wave, index and analysis of each; cycles, conflict_cycles, worst) plus 'addresses' "
      "(instructions x lanes, numpy).");
   m.def("occupancy", [](const std::string& arch_name, int vgprs, int agprs, int sgprs, long long lds_bytes, int wg) {
-    lds::Occupancy o = lds::occupancy(arch::load_arch(arch_name), {vgprs, agprs, sgprs, lds_bytes, wg});
-    py::dict d;
-    d["workgroups_per_cu"] = o.workgroups_per_cu;
-    d["waves_per_workgroup"] = o.waves_per_workgroup;
-    d["waves_per_simd"] = o.waves_per_simd;
-    d["limited_by"] = o.limited_by;
-    py::dict limits;
-    for (const lds::Limit& l : o.limits) limits[py::str(l.resource)] = l.workgroups_per_cu;
-    d["limits"] = limits;
-    return d;
+    const arch::Arch a = arch::load_arch(arch_name);
+    return from_json(app::occupancy_json(a, lds::occupancy(a, {vgprs, agprs, sgprs, lds_bytes, wg})));
   }, py::arg("arch"), py::arg("vgprs"), py::arg("agprs"), py::arg("sgprs"), py::arg("lds"), py::arg("wg_size"));
   m.def("swizzle_search", [](const std::string& arch_name, const py::object& write_thr, const py::object& write_val,
                              const std::string& write_inst, const py::object& read_thr, const py::object& read_val,
@@ -458,7 +489,10 @@ PYBIND11_MODULE(_tilelab, m) {
       out.append(d);
     }
     return out;
-  }, "All scored LDS layouts for a writer and a reader, best first.");
+  }, py::arg("arch"), py::arg("write_thr"), py::arg("write_val"), py::arg("write_inst"), py::arg("read_thr"),
+     py::arg("read_val"), py::arg("read_inst"), py::arg("rows"), py::arg("cols"), py::arg("elem_bytes"),
+     "All scored LDS layouts (plain, padded, swizzled) for a writer and a reader of a rows x cols tile, best first: "
+     "layout, write and read conflict cycles, extra bytes.");
 
   // The store's own reader opens and checks a store for the Python helpers
   // (tilelab.runs, tilelab.load_run), so a missing, foreign or damaged file
