@@ -102,8 +102,10 @@ def test_errors_have_the_cli_messages():
         t.lds("gfx942", "ds_read_b64_tr_b16", [0] * 64)
     with pytest.raises(ValueError, match="lane 5: address 8 is not 16-byte aligned"):
         t.lds("gfx950", "ds_read_b128", [16 * l if l != 5 else 8 for l in range(64)])
+    with pytest.raises(ValueError, match="Layout\\(text\\) takes no stride"):
+        t.Layout("(4,8):(8,1)", 1)
     with pytest.raises(ValueError, match="expected an int, a tuple of them, or None"):
-        t.Layout("not a shape", 1)
+        t.Layout(1.5, 1)
     with pytest.raises(ValueError, match="a bool is not a shape or coordinate"):
         t.Layout(True, 1)
 
