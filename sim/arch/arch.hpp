@@ -42,6 +42,15 @@ struct MfmaInstruction {
   std::string source;
 };
 
+// The cycles one MFMA holds its matrix core: the f8f6f4 forms run at the FP8
+// rate when A or B is FP8 (cbsz or blgp <= 1, the format codes), else at the
+// FP6/FP4 rate; every other MFMA has one rate.  What the cycle model and the
+// static bounds both use.
+inline int mfma_issue_cycles(const MfmaInstruction& m, int cbsz, int blgp) {
+  if (m.cycles_fp6_fp4 == m.cycles) return m.cycles;
+  return cbsz <= 1 || blgp <= 1 ? m.cycles : m.cycles_fp6_fp4;
+}
+
 struct Registers {
   int vgprs_per_simd_lane = 0;   // unified VGPR + AGPR budget per lane
   int max_arch_vgprs = 0;

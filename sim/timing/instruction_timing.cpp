@@ -69,12 +69,6 @@ bool packed_fp32(std::string_view m) {
          m.starts_with("v_pk_mov_b32") || m.starts_with("v_dot");
 }
 
-// The f8f6f4 forms run at the FP8 rate when A or B is FP8 (cbsz/blgp <= 1).
-int mfma_cycles(const arch::MfmaInstruction& m, const emu::Op& op) {
-  if (m.cycles_fp6_fp4 == m.cycles) return m.cycles;
-  const bool fp8 = op.t.mods.cbsz <= 1 || op.t.mods.blgp <= 1;
-  return fp8 ? m.cycles : m.cycles_fp6_fp4;
-}
 
 }  // namespace
 
@@ -121,7 +115,7 @@ std::vector<InstructionTiming> instruction_timing(const emu::Emulator& e, const 
           break;
         }
         t.kind = Kind::mfma, t.unit = Unit::valu;
-        t.mfma_cycles = mfma_cycles(*mf, op);
+        t.mfma_cycles = arch::mfma_issue_cycles(*mf, op.t.mods.cbsz, op.t.mods.blgp);
         t.passes = t.mfma_cycles / 4;
         t.flops = 2.0 * mf->m * mf->n * mf->k;
         break;

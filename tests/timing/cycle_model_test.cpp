@@ -18,6 +18,7 @@
 #include "sim/lds/bank_model.hpp"
 #include "sim/timing/cycle_model.hpp"
 #include "sim/timing/instruction_timing.hpp"
+#include "sim/timing/loop_bound.hpp"
 #include "tests/common/assemble.hpp"
 
 namespace tilelab {
@@ -71,6 +72,41 @@ struct ChainCase {
 
 // A dependent chain (each MFMA accumulates into the last one's D, the same
 // registers: 0 wait states needed) costs the MFMA's cycles per link.
+// The static loop bound of `tilelab check FILE.co` (sim/timing/loop_bound),
+// worked by hand for one loop on gfx950: an MFMA 16x16x32 bf16 (16 cycles,
+// arch file), a ds_read_b128 (4 phases; a pass is 64 banks x 4 B at 128 B per
+// clock = 2 clocks, on a port two SIMDs share: 4 x 2 x 2 = 16), and a
+// global_load_dwordx4 (64 lanes x 16 B = 1024 bytes per wave; 4 SIMDs' waves
+// at the CU's HBM share).  Two MFMAs make MFMA the limiter.
+TEST(LoopBound, OneLoopByHand) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  isa::Decoder decoder("gfx950");
+  auto bound_of = [&](const std::string& body, int back) {
+    const std::string source = "s_mov_b32 s0, 4\n" + body + "s_sub_u32 s0, s0, 1\ns_cbranch_scc1 " +
+                               std::to_string(back) + "\ns_endpgm\n";
+    const isa::Program p = decoder.decode_bytes(test::assemble(source), 0, "loop", 0);
+    const std::vector<timing::LoopBound> b = timing::loop_bounds(p, a);
+    EXPECT_EQ(b.size(), 1u);
+    return b.at(0);
+  };
+  const std::string one = "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]\n"  // 8 bytes, at 4
+                          "ds_read_b128 v[12:15], v16\n"                                 // 8 bytes
+                          "global_load_dwordx4 v[20:23], v[24:25], off\n";              // 8 bytes; s_sub at 28
+  const timing::LoopBound b = bound_of(one, -8);  // the branch at 32 back to 4: (4 - 36) / 4
+  EXPECT_EQ(b.mfma_cycles, 16);
+  EXPECT_EQ(b.lds_cycles, 16);
+  EXPECT_EQ(b.global_bytes, 1024);
+  EXPECT_DOUBLE_EQ(b.global_cycles, 1024.0 * 4 / timing::loop_bound_memory_share(a));
+  EXPECT_STREQ(b.limiter, b.global_cycles > 16 ? "global memory" : "MFMA");
+  EXPECT_EQ(b.unknown_mfma + b.unknown_lds, 0);
+  const timing::LoopBound two = bound_of("v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]\n"
+                                         "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]\n"
+                                         "ds_read2_b64 v[12:15], v16 offset1:8\n", -8);  // read2: two ds_read_b64
+  EXPECT_EQ(two.mfma_cycles, 32);
+  EXPECT_STREQ(two.limiter, "MFMA");
+  EXPECT_EQ(two.global_bytes, 0);
+}
+
 TEST(CycleModel, DependentMfmaChainCostsPassesTimesFour) {
   const ChainCase cases[] = {
       {"gfx950", "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]", 16},

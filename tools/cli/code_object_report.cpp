@@ -1,3 +1,4 @@
+#include "sim/timing/loop_bound.hpp"
 #include "tools/cli/error_text.hpp"
 #include "tools/cli/code_object_report.hpp"
 
@@ -111,90 +112,26 @@ void print_listing(std::ostream& out, const isa::Program& p, bool colour) {
   }
 }
 
-namespace {
-
-// Bytes per lane of a VMEM or LDS-DMA mnemonic (global_load_dwordx4: 16).
-int lane_bytes(std::string_view m) {
-  if (m.find("dwordx4") != std::string_view::npos) return 16;
-  if (m.find("dwordx3") != std::string_view::npos) return 12;
-  if (m.find("dwordx2") != std::string_view::npos) return 8;
-  if (m.find("dword") != std::string_view::npos) return 4;
-  if (m.find("short") != std::string_view::npos) return 2;
-  if (m.find("byte") != std::string_view::npos) return 1;
-  return 4;
-}
-
-// The LDS instruction the bank model costs, and how many of it: ds_read2_b64
-// is two ds_read_b64 (as the emulator costs it).
-std::pair<std::string, int> lds_access(const std::string& base) {
-  for (const char* two : {"ds_read2st64_", "ds_read2_", "ds_write2st64_", "ds_write2_"}) {
-    const std::string t(two);
-    if (base.rfind(t, 0) == 0) {
-      const bool read = t.find("read") != std::string::npos;
-      return {std::string(read ? "ds_read_" : "ds_write_") + base.substr(t.size()), 2};
-    }
-  }
-  return {base, 1};
-}
-
-}  // namespace
-
 void print_loop_bounds(std::ostream& out, const isa::Program& p, const arch::Arch& a) {
   if (p.loops.empty()) {
     out << "  no loops: nothing repeats to bound\n";
     return;
   }
-  const double share = arch::memory_bytes_per_clock_per_cu(a, 1e9);  // every CU busy
-  const double pass_clocks = a.has_timing ? static_cast<double>(a.lds.banks * a.lds.bank_bytes) / a.timing.lds_port_bytes_per_clock : 1;
-  const int simds = std::max(1, a.simds_per_cu);
-  out << "  per loop iteration, one wave of it on every SIMD (LDS conflict-free; global at " << share
-      << " B/clock per CU with every CU busy):\n";
-  for (std::size_t l = 0; l < p.loops.size(); ++l) {
-    const auto& loop = p.loops[l];
-    double mfma = 0, lds = 0, bytes = 0;
-    int unknown_mfma = 0, unknown_lds = 0;
-    for (std::size_t i = loop.head; i <= loop.latch; ++i) {
-      const isa::Instruction& in = p.instructions[i];
-      if (in.cls != isa::InstClass::MFMA && in.cls != isa::InstClass::LDS && in.cls != isa::InstClass::VMEM_LOAD &&
-          in.cls != isa::InstClass::VMEM_STORE && in.cls != isa::InstClass::LDS_DMA)
-        continue;
-      emu::ParsedText t;
-      try {
-        t = emu::parse_text(in.text);
-      } catch (const emu::EmuError&) {
-        t.base = std::string(in.mnemonic());
-      }
-      if (in.cls == isa::InstClass::MFMA) {
-        const arch::MfmaInstruction* m = a.find_mfma(t.base);
-        if (!m) {
-          ++unknown_mfma;
-          continue;
-        }
-        const bool fp8 = t.mods.cbsz <= 1 || t.mods.blgp <= 1;
-        mfma += fp8 ? m->cycles : m->cycles_fp6_fp4;
-      } else if (in.cls == isa::InstClass::LDS) {
-        const auto [name, count] = lds_access(t.base);
-        int passes = 1;
-        const auto it = std::find_if(a.instructions.begin(), a.instructions.end(), [&](const auto& x) { return x.name == name; });
-        if (it != a.instructions.end()) passes = static_cast<int>(it->phases.size());
-        else ++unknown_lds;
-        lds += count * passes * pass_clocks * 2;  // two SIMDs share a pair's port
-      } else {
-        bytes += 64.0 * lane_bytes(in.mnemonic());
-      }
-    }
-    const double global = bytes * simds / share;
-    const std::pair<double, const char*> parts[] = {{mfma, "MFMA"}, {lds, "LDS"}, {global, "global memory"}};
-    const auto* most = std::max_element(std::begin(parts), std::end(parts), [](const auto& x, const auto& y) { return x.first < y.first; });
+  out << "  per loop iteration, one wave of it on every SIMD (LDS conflict-free; global at "
+      << timing::loop_bound_memory_share(a) << " B/clock per CU with every CU busy):\n";
+  const std::vector<timing::LoopBound> bounds = timing::loop_bounds(p, a);
+  for (std::size_t l = 0; l < bounds.size(); ++l) {
+    const timing::LoopBound& b = bounds[l];
     char line[384];
     std::snprintf(line, sizeof line, "    loop %zu (%s..%s): MFMA %.0f, LDS %.0f, global %.0f cycles (%.0f bytes per wave)",
-                  l + 1, hex(p.instructions[loop.head].pc).c_str(), hex(p.instructions[loop.latch].pc).c_str(), mfma, lds,
-                  global, bytes);
-    std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), "; bound %.0f cycles, %s", most->first,
-                  most->first > 0 ? most->second : "nothing");
+                  l + 1, hex(p.instructions[b.head].pc).c_str(), hex(p.instructions[b.latch].pc).c_str(), b.mfma_cycles,
+                  b.lds_cycles, b.global_cycles, b.global_bytes);
+    std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), "; bound %.0f cycles, %s", b.cycles,
+                  b.limiter);
     out << line << "\n";
-    if (unknown_mfma) out << "      (" << unknown_mfma << " MFMAs the " << a.name << " arch file does not describe: not counted)\n";
-    if (unknown_lds) out << "      (" << unknown_lds << " LDS instructions without a phase table: counted as one pass)\n";
+    if (b.unknown_mfma)
+      out << "      (" << b.unknown_mfma << " MFMAs the " << a.name << " arch file does not describe: not counted)\n";
+    if (b.unknown_lds) out << "      (" << b.unknown_lds << " LDS instructions without a phase table: counted as one pass)\n";
   }
 }
 
