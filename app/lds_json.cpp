@@ -1,5 +1,7 @@
 #include "app/lds_json.hpp"
 
+#include <algorithm>
+
 namespace tilelab::app {
 
 namespace {
@@ -44,6 +46,18 @@ Json occupancy_json(const arch::Arch& a, const lds::Occupancy& o) {
           {"waves_per_simd", o.waves_per_simd},
           {"limited_by", o.limited_by},
           {"limits", limits}};
+}
+
+Json swizzle_json(const arch::Arch& a, const lds::SearchResult& s, int top) {
+  auto candidate = [](const lds::Candidate& c) {
+    return Json{{"layout", c.layout}, {"write_conflict_cycles", c.write_conflicts},
+                {"read_conflict_cycles", c.read_conflicts}, {"extra_bytes", c.extra_bytes}};
+  };
+  Json best = Json::array();
+  const std::size_t n = top > 0 ? std::min(static_cast<std::size_t>(top), s.ranked.size()) : s.ranked.size();
+  for (std::size_t i = 0; i < n; ++i) best.push_back(candidate(s.ranked[i]));
+  return {{"arch", a.name}, {"evaluated", s.evaluated}, {"skipped", s.skipped}, {"plain", candidate(s.plain)},
+          {"best", best}};
 }
 
 }  // namespace tilelab::app

@@ -85,12 +85,22 @@ def test_bank_model_cases():
 def test_occupancy_and_swizzle_search():
     o = t.occupancy("gfx950", 128, 128, 64, 65536, 256)
     assert o["workgroups_per_cu"] == 2 and o["limited_by"] == "VGPRs+AGPRs, LDS"
-    ranked = t.swizzle_search("gfx950", "(8,8):(8,1)", "(1,8)", "ds_write_b128", "(16,4):(1,16)", "(1,8)",
-                              "ds_read_b128", 64, 64, 2)
+    found = t.swizzle_search("gfx950", "(8,8):(8,1)", "(1,8)", "ds_write_b128", "(16,4):(1,16)", "(1,8)",
+                             "ds_read_b128", 64, 64, 2)
+    ranked = found["best"]
+    assert len(ranked) == found["evaluated"]  # top=0: every layout scored
     best = ranked[0]
     assert best["write_conflict_cycles"] + best["read_conflict_cycles"] == 0
     plain = [c for c in ranked if c["layout"] == "(64,64):(64,1)"][0]
-    assert plain["read_conflict_cycles"] == 96
+    assert plain["read_conflict_cycles"] == 96 and found["plain"] == plain
+    if "TILELAB_CLI" in os.environ:  # app/lds_json: the CLI's --json, the same dict
+        cli = subprocess.run([os.environ["TILELAB_CLI"], "swizzle", "--arch", "gfx950", "--tile", "64,64",
+                              "--elem-bytes", "2", "--write-tv", "(8,8):(8,1)", "(1,8)", "--write-inst", "ds_write_b128",
+                              "--read-tv", "(16,4):(1,16)", "(1,8)", "--read-inst", "ds_read_b128", "--top", "3",
+                              "--json"], capture_output=True, text=True, check=True)
+        top3 = t.swizzle_search("gfx950", "(8,8):(8,1)", "(1,8)", "ds_write_b128", "(16,4):(1,16)", "(1,8)",
+                                "ds_read_b128", 64, 64, 2, top=3)
+        assert top3 == json.loads(cli.stdout)
 
 
 def test_errors_have_the_cli_messages():
@@ -423,7 +433,7 @@ def test_python_objects_read_back_and_name_their_arguments():
     found = t.swizzle_search(arch="gfx950", write_thr="(64,8):(8,1)", write_val="(1,8)", write_inst="ds_write_b128",
                              read_thr="(16,4):(1,16)", read_val="(1,8)", read_inst="ds_read_b128", rows=64, cols=64,
                              elem_bytes=2)
-    assert found[0]["read_conflict_cycles"] == 0
+    assert found["best"][0]["read_conflict_cycles"] == 0
     for name in t.__all__:
         doc = getattr(t, name).__doc__ or ""
         assert "arg0" not in doc, name

@@ -2,7 +2,7 @@
 // run without bank conflicts.
 #include "sim/lds/swizzle_search.hpp"
 #include "tools/cli/error_text.hpp"
-#include "app/json.hpp"
+#include "app/lds_json.hpp"
 #include "tools/cli/cli_util.hpp"
 
 namespace tilelab::cli {
@@ -49,15 +49,7 @@ int run_swizzle(const std::vector<std::string>& args) {
     lds::SearchResult s = lds::search_swizzles(w, r, rows, cols, vm["elem-bytes"].as<int>());
     int top = std::max(1, vm["top"].as<int>());
     if (vm.count("json")) {
-      auto js = [](const lds::Candidate& c) {
-        return Json{{"layout", c.layout}, {"write_conflict_cycles", c.write_conflicts},
-                    {"read_conflict_cycles", c.read_conflicts}, {"extra_bytes", c.extra_bytes}};
-      };
-      Json best = Json::array();
-      for (int i = 0; i < top && i < static_cast<int>(s.ranked.size()); ++i) best.push_back(js(s.ranked[i]));
-      const Json j = {{"arch", a.name}, {"evaluated", s.evaluated}, {"skipped", s.skipped}, {"plain", js(s.plain)},
-                      {"best", best}};
-      std::cout << j.dump() << "\n";
+      std::cout << app::swizzle_json(a, s, top).dump() << "\n";
       return kOk;
     }
     std::cout << a.name << ": " << s.evaluated << " layouts scored (" << s.skipped

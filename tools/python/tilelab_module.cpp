@@ -473,26 +473,19 @@ PYBIND11_MODULE(_tilelab, m) {
   }, py::arg("arch"), py::arg("vgprs"), py::arg("agprs"), py::arg("sgprs"), py::arg("lds"), py::arg("wg_size"));
   m.def("swizzle_search", [](const std::string& arch_name, const py::object& write_thr, const py::object& write_val,
                              const std::string& write_inst, const py::object& read_thr, const py::object& read_val,
-                             const std::string& read_inst, Int rows, Int cols, int elem_bytes) {
+                             const std::string& read_inst, Int rows, Int cols, int elem_bytes, int top) {
     arch::Arch a = arch::load_arch(arch_name);
     lds::BankModel wm(a, a.instruction(write_inst)), rm(a, a.instruction(read_inst));
     lds::SearchResult s = lds::search_swizzles({make_layout_tv(layout_of(write_thr), layout_of(write_val)), &wm},
                                                {make_layout_tv(layout_of(read_thr), layout_of(read_val)), &rm}, rows,
                                                cols, elem_bytes);
-    py::list out;
-    for (const lds::Candidate& c : s.ranked) {
-      py::dict d;
-      d["layout"] = c.layout;
-      d["write_conflict_cycles"] = c.write_conflicts;
-      d["read_conflict_cycles"] = c.read_conflicts;
-      d["extra_bytes"] = c.extra_bytes;
-      out.append(d);
-    }
-    return out;
+    return from_json(app::swizzle_json(a, s, top));
   }, py::arg("arch"), py::arg("write_thr"), py::arg("write_val"), py::arg("write_inst"), py::arg("read_thr"),
      py::arg("read_val"), py::arg("read_inst"), py::arg("rows"), py::arg("cols"), py::arg("elem_bytes"),
-     "All scored LDS layouts (plain, padded, swizzled) for a writer and a reader of a rows x cols tile, best first: "
-     "layout, write and read conflict cycles, extra bytes.");
+     py::arg("top") = 0,
+     "The LDS layouts (plain, padded, swizzled) for a writer and a reader of a rows x cols tile: `tilelab swizzle "
+     "--json`'s dict: 'best' holds the top layouts best first (top=0: every one scored), each with its write and "
+     "read conflict cycles and extra bytes; 'plain' the row-major layout's score.");
 
   // The store's own reader opens and checks a store for the Python helpers
   // (tilelab.runs, tilelab.load_run), so a missing, foreign or damaged file
