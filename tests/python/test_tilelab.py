@@ -380,15 +380,31 @@ def test_sim_runs_a_kernel_in_the_emulator():
 def test_run_on_the_emulator_and_the_hip_shim(monkeypatch):
     # The hardware path from Python: the emulator checks without a clock ...
     r = t.run("rmsnorm_bf16", device="emu", shape=(8, 256), seed=2)
-    assert r["pass"] and not r["timed"] and r["device"]["backend"] == "emu"
+    assert r["check"]["pass"] and "timing" not in r and r["device"]["backend"] == "emu"
     # ... and the HIP backend on the emulator-backed shim times and stamps.
     shim = pathlib.Path(os.environ["TILELAB_CODE_OBJECTS"]).parent / "lib" / "libtilelab_hip_shim.so"
     monkeypatch.setenv("TILELAB_HIP_LIBRARY", str(shim))
     r = t.run("rmsnorm_bf16", device="hip", shape=(8, 256), reps=3, warmup=1, flush=False, wave_stamps=True)
-    assert r["pass"] and r["timed"] and len(r["seconds"]) == 3 and r["device"]["arch"] == "gfx950"
+    assert r["check"]["pass"] and len(r["timing"]["reps_s"]) == 3 and r["device"]["arch"] == "gfx950"
     assert len(r["waves"]) == 8 * 4 and [w["simd"] for w in r["waves"][:4]] == [0, 1, 2, 3]
-    with pytest.raises(ValueError):
+    assert r["wave_stamps"]["waves"] == 8 * 4
+    with pytest.raises(ValueError, match="device takes hip, cuda or emu"):
         t.run("rmsnorm_bf16", device="tpu")
+
+
+def test_run_records_as_the_cli_does(tmp_path):
+    # app/on_device: Python's run(out=) writes the run `tilelab run --out` writes, with the same JSON.
+    store = str(tmp_path / "runs.h5")
+    r = t.run("rmsnorm_bf16", device="emu", shape=(8, 256), seed=2, out=store)
+    assert r["run_id"] == "run-rmsnorm_bf16-emu-gfx950" and t.runs(store) == ["run-rmsnorm_bf16-emu-gfx950"]
+    if "TILELAB_CLI" in os.environ:
+        cli = subprocess.run([os.environ["TILELAB_CLI"], "run", "rmsnorm_bf16", "--device", "emu", "--shape", "8,256",
+                              "--seed", "2", "--json", "--out", store, "--run-id", "cli"],
+                             capture_output=True, text=True, check=True)
+        mine = dict(r)
+        mine.pop("waves"), mine.pop("run_id")
+        assert mine == json.loads(cli.stdout)
+        assert t.runs(store) == ["run-rmsnorm_bf16-emu-gfx950", "cli"]
 
 
 def test_import_compare_and_export_without_the_cli(tmp_path):

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "app/on_device.hpp"
 #include "app/lds_json.hpp"
 #include "app/design_check_run.hpp"
 #include "kernels/code_object_dir.hpp"
@@ -617,14 +618,16 @@ PYBIND11_MODULE(_tilelab, m) {
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
   m.def("run", [](const std::string& kernel, const std::string& device, const py::object& shape, std::uint64_t seed,
                   int reps, int warmup, bool flush, bool wave_stamps, const std::string& arch_name,
-                  const std::string& code_objects) {
+                  const std::string& code_objects, const py::object& out, const py::object& run_id, double wait) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
-    std::vector<long long> sh = shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();
-    std::unique_ptr<hw::Device> d;
-    if (device == "hip") d = hw::open_hip_device(0);
-    else if (device == "cuda") d = hw::open_cuda_device(0);
-    else if (device == "emu") d = std::make_unique<hw::EmuDevice>(arch::load_arch(arch_name));
-    else throw std::invalid_argument("device takes hip, cuda or emu");
+    const std::vector<long long> sh =
+        shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();  // as `tilelab run`
+    if (reps < 0 || reps > 100000 || warmup < 0 || warmup > 100000)
+      throw std::invalid_argument("reps and warmup take 0 to 100000");
+    const std::unique_ptr<hw::Device> d = app::open_device(device, 0, arch_name);
+    const std::string id = run_id.is_none() ? "run-" + kernel + "-" + device + "-" + d->info().arch
+                                            : run_id.cast<std::string>();
+    if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
     kernels::RunOptions o;
     o.reps = reps;
     o.warmup = warmup;
@@ -632,43 +635,32 @@ PYBIND11_MODULE(_tilelab, m) {
     o.wave_stamps = wave_stamps;
     o.code_object_dir = code_objects;
     const kernels::DeviceRun r = kernels::run_on_device(*d, kernel, sh, seed, o);
-    py::dict out;
-    out["kernel"] = r.kernel;
-    out["shape"] = r.shape;
-    out["seed"] = r.seed;
-    out["device"] = py::dict(py::arg("backend") = r.device.backend, py::arg("name") = r.device.name,
-                             py::arg("arch") = r.device.arch, py::arg("compute_units") = r.device.compute_units,
-                             py::arg("core_clock_khz") = r.device.core_clock_khz, py::arg("timer_khz") = r.device.timer_khz,
-                             py::arg("driver") = r.device.driver_version, py::arg("runtime") = r.device.runtime_version);
-    out["code_object"] = r.code_object;
-    out["pass"] = r.check.pass();
-    out["max_rel_error"] = r.check.max_rel_error;
-    out["tolerance"] = r.check.tolerance;
-    out["flops"] = r.flops;
-    out["bytes"] = r.bytes;
-    out["timed"] = r.timed;
-    if (r.timed) {
-      out["seconds"] = r.timing.seconds;
-      out["median_s"] = r.timing.median;
-      out["iqr_s"] = r.timing.iqr;
-      out["cv"] = r.timing.cv;
-      out["tflops"] = r.tflops;
-      out["gbps"] = r.gbps;
+    const std::string shape_text = app::device_run_shape(r, "");
+    if (!out.is_none()) {
+      traces::WriterOptions store;
+      store.wait_seconds = wait;
+      app::record_device_run(py::str(out).cast<std::string>(), id, r, shape_text, store);
     }
-    py::list waves;
+    py::dict result = from_json(app::device_run_json(r, shape_text));
+    py::list waves;  // the waves themselves, which the CLI leaves to the store
     for (const hw::WaveStamp& w : r.waves)
       waves.append(py::dict(py::arg("block") = py::make_tuple(w.block_x, w.block_y), py::arg("wave") = w.wave,
                             py::arg("cu") = w.chip_cu(), py::arg("simd") = w.simd, py::arg("slot") = w.slot,
                             py::arg("clock") = py::make_tuple(w.clock_start, w.clock_end),
                             py::arg("timer") = py::make_tuple(w.timer_start, w.timer_end)));
-    out["waves"] = waves;
-    return out;
+    result["waves"] = waves;
+    if (!out.is_none()) result["run_id"] = id;
+    return result;
   }, py::arg("kernel"), py::arg("device") = "emu", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("reps") = 20, py::arg("warmup") = 3, py::arg("flush") = true, py::arg("wave_stamps") = false,
-     py::arg("arch") = "gfx950", py::arg("code_objects") = "",
+     py::arg("arch") = "gfx950", py::arg("code_objects") = "", py::arg("out") = py::none(),
+     py::arg("run_id") = py::none(), py::arg("wait") = 60.0,
      "Run a kernel's host on a device (`tilelab run`): 'emu' (the functional emulator, the check only), 'hip' "
      "(an AMD GPU) or 'cuda' (an NVIDIA GPU). The check first, then warm-up and timed repetitions with the caches "
-     "flushed; with wave_stamps, one row per wave. RuntimeError when there is no such device.");
+     "flushed.  Returns `run --json`'s dict ('check', 'device', 'timing' when timed, 'wave_stamps') plus 'waves' "
+     "(one dict per stamped wave).  out='FILE.h5' records the run as `run --out` does (run_id default "
+     "'run-<kernel>-<device>-<arch>'; wait: seconds to wait for another writer).  RuntimeError when there is no "
+     "such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, const py::object& cus_count, const std::string& code_objects, bool full,
                   const py::object& out, const py::object& run_id, double wait, int threads) {
