@@ -25,7 +25,7 @@ for smem in '(64,64):(64,1)' 'Sw<3,3,3> o (64,64):(64,1)'; do
   echo
   echo "== ds_read_b128 of the A operands from LDS laid out as $smem"
   build/bin/tilelab lds --arch gfx950 --inst ds_read_b128 --tv "$thr" "$val" --smem "$smem" --elem-bytes 2 \
-    --record results/quickstart.h5 --run-id "$id" | tail -1
+    --out results/quickstart.h5 --run-id "$id" | tail -1
 done
 echo
 build/bin/tilelab compare results/quickstart.h5 row-major swizzled | tail -2
@@ -38,7 +38,7 @@ echo "== tilelab compile all --arch gfx950"
 build/bin/tilelab compile all --arch gfx950 | grep -E "^[a-z_0-9]+ \(amdgcn" | sed 's/^/  compiled /'
 echo
 echo "== tilelab check --summary (gfx950)"
-build/bin/tilelab check --summary --record results/quickstart.h5
+build/bin/tilelab check --summary --out results/quickstart.h5
 echo
 build/bin/tilelab disasm build/kernels/gfx950/gemm_bf16.hsaco --summary | grep -E "instructions:|loop 1"
 

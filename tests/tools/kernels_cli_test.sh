@@ -88,9 +88,12 @@ run check --summary --record "$tmp/d.h5"
 check "check record exit" 0 "$rc"
 run runs list "$tmp/d.h5"
 contains "check recorded" "design-gemm_bf16-gfx950" "$out"
-run check gemm_bf16 --record "$tmp/d.h5" --run-id mine
+run check gemm_bf16 --out "$tmp/d.h5" --run-id mine
 run runs show "$tmp/d.h5" mine
 contains "check recorded run" "gemm_bf16" "$out"
+run check gemm_bf16 --out "$tmp/d.h5" --record "$tmp/d.h5" --run-id twice
+check "check --out with --record exit" 2 "$rc"
+contains "check --out with --record" "--out and --record name the same store: give one" "$err"
 run check gemm_f16
 check "check unknown exit" 2 "$rc"
 contains "check unknown" "error: no kernel named 'gemm_f16'" "$err"

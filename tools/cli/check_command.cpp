@@ -160,7 +160,7 @@ int run_check(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
       "       tilelab check FILE.co [--kernel NAME] [--arch A] [--dynamic-lds BYTES]   (a code object without a spec)\n"
-      "                     [--json | --summary] [--record FILE [--run-id ID]]\n\n"
+      "                     [--json | --summary] [--out FILE [--run-id ID]]\n\n"
       "The design check of each kernel's layout spec (kernels/<name>/spec.cpp), or of\n"
       "KERNEL only: the block tile and its split over waves, threads and values; every\n"
       "LDS buffer (layout, swizzle, stages) against the LDS the arch has; the exact\n"
@@ -179,7 +179,7 @@ int run_check(const std::vector<std::string>& args) {
       "M,N,K); without it, the spec's default shape.  A report is 'clean' when none\n"
       "of the checks finds a problem.\n"
       "--json prints one JSON object per kernel per line; --summary one table row per\n"
-      "kernel; --record adds each check to an HDF5 trace store as a design run\n"
+      "kernel; --out (or its earlier name --record) adds each check to an HDF5 trace store as a design run\n"
       "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>); --wait SECONDS\n"
       "(default 60) is how long it waits for another writer of the store.\n"
       "A code object tilelab did not build (FILE.co or FILE.hsaco, or assembly FILE.s,\n"
@@ -195,7 +195,7 @@ int run_check(const std::vector<std::string>& args) {
   opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
-      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "out", po::value<std::string>(), "")("record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "")(
       "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "");
   po::positional_options_description pos;
@@ -253,7 +253,7 @@ int run_check(const std::vector<std::string>& args) {
         print_report(*s, r);
       }
       with_problems += !r.problems.empty();
-      if (vm.count("record")) record(vm["record"].as<std::string>(), vm["run-id"].as<std::string>(), *s, r);
+      if (const std::string store = store_file(vm); !store.empty()) record(store, vm["run-id"].as<std::string>(), *s, r);
     }
     if (!vm.count("json"))
       std::cout << specs.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";

@@ -36,10 +36,11 @@ const char* const kHelp =
     "  --elem-bytes N    bytes per element (2 for bf16)\n"
     "  --tile M,N        the LDS tile (default: the shape of --smem)\n"
     "  --json            one JSON object instead of tables\n"
-    "  --record FILE     (layout form) also add the check to an HDF5 trace store as a\n"
+    "  --out FILE        (layout form) also add the check to an HDF5 trace store as a\n"
     "                    design run: one LDS row per instruction, the counter total\n"
     "  --run-id ID       the run's id in FILE (default: design-<inst>)\n"
-    "  --wait SECONDS    how long --record waits for another writer of FILE (default 60)\n\n"
+    "  --record FILE     the same as --out (its earlier name)\n"
+    "  --wait SECONDS    how long --out waits for another writer of FILE (default 60)\n\n"
     "exit status: 0 success, 1 the analysis failed (e.g. a misaligned address), 2 usage error.\n";
 
 std::vector<std::uint32_t> read_addresses(const std::string& path) {
@@ -190,7 +191,7 @@ int run_lds(const std::vector<std::string>& args) {
       "inst", po::value<std::string>(), "")("addresses", po::value<std::string>(), "")(
       "mask", po::value<std::string>(), "")("tv", po::value<std::vector<std::string>>()->multitoken(), "")(
       "smem", po::value<std::string>(), "")("elem-bytes", po::value<int>(), "")("tile", po::value<std::string>(), "")(
-      "record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "out", po::value<std::string>(), "")("record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "");
   po::variables_map vm;
   int status = kOk;
@@ -206,7 +207,7 @@ int run_lds(const std::vector<std::string>& args) {
   if (by_addresses == by_layout) return usage_error("lds", "give either --addresses or --tv/--smem/--elem-bytes");
   if (by_layout && (!vm.count("smem") || !vm.count("elem-bytes")))
     return usage_error("lds", "--tv needs --smem and --elem-bytes");
-  if (vm.count("record") && !by_layout) return usage_error("lds", "--record goes with the layout form (--tv)");
+  if (!store_file(vm).empty() && !by_layout) return usage_error("lds", "--out goes with the layout form (--tv)");
   try {
     arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
     lds::BankModel model(a, a.instruction(vm["inst"].as<std::string>()));
@@ -226,7 +227,7 @@ int run_lds(const std::vector<std::string>& args) {
     }
     return run_layout_form(a, model, vm["tv"].as<std::vector<std::string>>(), vm["smem"].as<std::string>(),
                            vm["elem-bytes"].as<int>(), vm.count("tile") ? vm["tile"].as<std::string>() : "",
-                           vm.count("json") > 0, vm.count("record") ? vm["record"].as<std::string>() : "",
+                           vm.count("json") > 0, store_file(vm),
                            vm["run-id"].as<std::string>());
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("lds", error_text(e));
