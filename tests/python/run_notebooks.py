@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Execute every notebook in a folder top to bottom, headless, with Debian's
-/usr/bin/python3 as the kernel; a failing cell fails the run.
-usage: run_notebooks.py NOTEBOOK_DIR"""
+/usr/bin/python3 as the kernel; a failing cell fails the run.  With --write,
+each notebook is saved back with its outputs (text and figures), so that a
+reader of the repository sees them; no timing metadata is kept, so the same
+run writes the same bytes apart from what the cells print.
+usage: run_notebooks.py NOTEBOOK_DIR [--write]"""
 import json
 import os
 import pathlib
@@ -14,7 +17,12 @@ from nbclient import NotebookClient
 
 
 def main():
-    folder = pathlib.Path(sys.argv[1])
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    write = "--write" in sys.argv[1:]
+    if len(args) != 1:
+        print(__doc__.splitlines()[-1])
+        return 2
+    folder = pathlib.Path(args[0])
     # A kernelspec for this very interpreter: the `python3` on PATH may be
     # another Python without Debian's packages.
     spec_root = tempfile.mkdtemp()
@@ -31,12 +39,15 @@ def main():
         return 1
     for book in books:
         nb = nbformat.read(book, as_version=4)
-        client = NotebookClient(nb, timeout=120, kernel_name="tilelab-python3",
+        client = NotebookClient(nb, timeout=120, kernel_name="tilelab-python3", record_timing=False,
                                 resources={"metadata": {"path": str(folder)}})
         start = time.time()
         try:
             client.execute()
             print(f"ok    {book.name}  {time.time() - start:.1f} s")
+            if write:
+                nb.metadata.pop("widgets", None)
+                nbformat.write(nb, book)
         except Exception as e:  # a failing cell: report its error and go on
             failures += 1
             print(f"FAIL  {book.name}: {str(e).splitlines()[-1] if str(e) else type(e).__name__}")

@@ -453,3 +453,19 @@ def test_python_objects_read_back_and_name_their_arguments():
     for name in t.__all__:
         doc = getattr(t, name).__doc__ or ""
         assert "arg0" not in doc, name
+
+
+def test_notebooks_are_stored_with_their_outputs():
+    # A reader of the repository sees the results and figures without running
+    # anything (tests/python/run_notebooks.py --write stores them).
+    root = pathlib.Path(__file__).resolve().parent.parent.parent
+    books = sorted((root / "notebooks").glob("*.ipynb"))
+    assert len(books) == 7
+    for book in books:
+        nb = json.loads(book.read_text())
+        outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+        figures = [o for o in outputs if "image/png" in o.get("data", {})]
+        assert outputs and figures, f"{book.name}: outputs {len(outputs)}, figures {len(figures)}"
+        text = json.dumps(outputs)
+        assert str(root) not in text and "/tmp/" not in text, f"{book.name} shows a path of the machine it ran on"
+        assert not any(o.get("output_type") == "error" for o in outputs), book.name

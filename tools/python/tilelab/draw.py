@@ -50,7 +50,10 @@ def lds_tile(arch, smem, elem_bytes, conflicting=None, ax=None):
     banks = _tilelab.arch(arch)["banks"]
     bank = (smem.offsets() * elem_bytes // 4) % banks
     ax = ax or plt.subplots(figsize=(8, 8 * bank.shape[0] / max(bank.shape[1], 1)))[1]
-    ax.imshow(bank, cmap="hsv" if banks > 32 else "tab20", interpolation="nearest", aspect="equal")
+    # A map that is not cyclic (hsv made bank 0 and the last bank the same
+    # red), with a colour bar naming the banks.
+    image = ax.imshow(bank, cmap="viridis", vmin=0, vmax=banks - 1, interpolation="nearest", aspect="equal")
+    ax.figure.colorbar(image, ax=ax, label="bank", fraction=0.046, pad=0.04)
     if conflicting is not None:
         rows, cols = np.nonzero(np.asarray(conflicting))
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors="red", linewidths=1.2)
