@@ -103,6 +103,14 @@ ends = sum(e["ph"] == "e" for e in ev)
 print("ok" if bad == 0 and begins == ends > 0 and len(tracks) == 8 else f"bad {bad} b {begins} e {ends} tracks {len(tracks)}")
 PY
 )"
+run sim gemm_bf16 --timing --shape 256,128,128 --listing --quiet
+check "timing listing exit" 0 "$rc"
+contains "timing listing header" "    pc      class       loop  hits  latency  stall  idle  waits most on" "$out"
+contains "timing listing names the barrier" "barrier (at the s_barrier before)" "$out"
+check "timing listing has every instruction" "yes" "$(
+  listed=$(printf '%s\n' "$out" | sed -n '/listing (program order/,$p' | grep -c '^    0x')
+  total=$("$tilelab" disasm "$code_objects/gfx950/gemm_bf16.hsaco" --kernel gemm_bf16 --no-colour | grep -c '^ *[0-9a-f]\{4,\}  ')
+  [ "$listed" -eq "$total" ] && [ "$total" -gt 100 ] && echo yes || echo "no: $listed listed, $total in the kernel")"
 run sim gemm_bf16 --timing --shape 256,128,128 --json
 check "timing json" "True True" "$(printf '%s' "$out" | /usr/bin/python3 -c '
 import json, sys

@@ -177,6 +177,7 @@ int run_timed(const app::SuiteTarget& target, const po::variables_map& vm) {
   const app::TimedRun& t = run->view;
   if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
   else print_timing_text(t);
+  if (vm.count("listing") && !vm.count("json")) print_timing_listing(t);
   if (vm.count("out")) {
     const std::string id = vm["run-id"].as<std::string>();
     app::record_timing(vm["out"].as<std::string>(), id.empty() ? app::default_run_id("timing", t.kernel, target.arch.name) : id,
@@ -226,6 +227,7 @@ int run_code_object(const po::variables_map& vm) {
       const app::TimedRun& t = run->view;
       if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
       else print_timing_text(t);
+      if (vm.count("listing") && !vm.count("json")) print_timing_listing(t);
       if (vm.count("out")) app::record_timing(vm["out"].as<std::string>(), id, t, store_writer_options());
       if (vm.count("plot")) {
         const std::string e = write_roofline(vm["plot"].as<std::string>(), run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
@@ -271,7 +273,7 @@ int run_sim(const std::vector<std::string>& args) {
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
       "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
       "                  its default shape (as check --summary) on the whole GPU; minutes\n"
-      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--quiet] (other options as above)\n"
+      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--listing] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] [--max-launch-instructions N] in both modes; [--max-cycles N] timed\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
       "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
@@ -306,7 +308,9 @@ int run_sim(const std::vector<std::string>& args) {
       "stall, idle), counters in AMD's names and units, MFMA dependency hazards (code\n"
       "that reads an MFMA result too early), the static bound of `tilelab check`, and\n"
       "the arch figures that are assumptions.  --cus N spreads the grid over N CUs\n"
-      "(default: the chip's); --top N instructions (default 10); --out stores the run\n"
+      "(default: the chip's); --top N instructions (default 10); --listing adds the\n"
+      "whole program in order with those columns (barrier waits show on the\n"
+      "instruction after the s_barrier, and say so); --out stores the run\n"
       "(backend cycle-model; per-wave spans and per-issue records; run id default\n"
       "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"
       "The clock is the arch file's clock under load (gfx950: 1590 MHz, inferred;\n"
@@ -362,7 +366,7 @@ int run_sim(const std::vector<std::string>& args) {
       "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
       "max-cycles", po::value<std::uint64_t>()->default_value(timing::Options{}.max_cycles), "")(
       "max-memory", po::value<std::uint64_t>()->default_value(0), "")(
-      "top", po::value<int>()->default_value(10), "")("threads", po::value<int>()->default_value(0), "")("json", "")("target", po::value<std::string>(), "")(
+      "top", po::value<int>()->default_value(10), "")("listing", "")("threads", po::value<int>()->default_value(0), "")("json", "")("target", po::value<std::string>(), "")(
       "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(

@@ -143,4 +143,31 @@ void print_timing_text(const TimedRun& t) {
               t.model_seconds > 0 ? static_cast<double>(r.wave_instructions) / t.model_seconds / 1e6 : 0.0);
 }
 
+void print_timing_listing(const TimedRun& t) {
+  const timing::TimingResult& r = *t.timing;
+  const isa::Program& p = *t.program;
+  using Align = traces::TextTable::Align;
+  traces::TextTable rows({{"pc", Align::left}, {"class", Align::left}, {"loop", Align::left}, {"hits"}, {"latency"},
+                          {"stall"}, {"idle"}, {"waits most on", Align::left}, {"instruction", Align::left}});
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    const isa::Instruction& in = p.instructions[i];
+    std::string bars;
+    for (const isa::Loop& loop : p.loops)
+      if (loop.head <= i && i <= loop.latch) bars += "|";
+    const timing::PcStats s = i < r.per_instruction.size() ? r.per_instruction[i] : timing::PcStats{};
+    std::string waits = s.stall ? timing::reason_name(app::top_reason(s)) : "";
+    if (s.stall && app::top_reason(s) == timing::Reason::barrier && i > 0 &&
+        p.instructions[i - 1].cls == isa::InstClass::BARRIER)
+      waits += " (at the s_barrier before)";
+    rows.add_row({app::pc_hex(in.pc), isa::class_name(in.cls), bars.empty() ? "-" : bars, std::to_string(s.hits),
+                  std::to_string(s.latency), std::to_string(s.stall), std::to_string(s.idle), waits.empty() ? "-" : waits,
+                  in.text});
+  }
+  std::printf("\n  listing (program order; the per-pc columns summed over the simulated waves%s):\n",
+              r.sampled_xcds ? ", XCD 0's" : "");
+  std::ostringstream table;
+  rows.print(table, "    ");
+  std::fputs(table.str().c_str(), stdout);
+}
+
 }  // namespace tilelab::cli
