@@ -80,6 +80,25 @@ timing::Reason top_reason(const timing::PcStats& s) {
   return s.stall_by_reason[best] ? static_cast<timing::Reason>(best) : timing::Reason::none;
 }
 
+std::vector<ListingRow> listing_rows(const isa::Program& p, const timing::TimingResult& r) {
+  std::vector<ListingRow> rows(p.instructions.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].index = i;
+    for (const isa::Loop& loop : p.loops) rows[i].loop_depth += loop.head <= i && i <= loop.latch;
+    if (i < r.per_instruction.size()) rows[i].stats = r.per_instruction[i];
+  }
+  constexpr auto kBarrier = static_cast<std::size_t>(timing::Reason::barrier);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (p.instructions[i - 1].cls != isa::InstClass::BARRIER) continue;
+    timing::PcStats &after = rows[i].stats, &barrier = rows[i - 1].stats;
+    const std::uint64_t waited = after.stall_by_reason[kBarrier];
+    after.stall_by_reason[kBarrier] = 0, after.stall -= waited, after.latency -= waited;
+    barrier.stall_by_reason[kBarrier] += waited, barrier.stall += waited, barrier.latency += waited;
+  }
+  for (ListingRow& row : rows) row.waits_most_on = top_reason(row.stats);
+  return rows;
+}
+
 double work_flops(const TimedRun& t) { return t.timing->mfma_flops > 0 ? t.timing->mfma_flops : 0; }
 
 }  // namespace tilelab::app

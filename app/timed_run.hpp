@@ -88,6 +88,19 @@ std::unique_ptr<TimedKernelRun> run_timed(const SuiteTarget& target, const Timed
 std::vector<std::size_t> hottest_instructions(const timing::TimingResult& r, int n);
 // The reason an instruction's waves stalled on most (none when they did not).
 timing::Reason top_reason(const timing::PcStats& s);
+
+// The annotated listing's rows (`sim --timing --listing`, Python's
+// timing['listing']): per instruction in program order its per-pc columns,
+// with the cycles waves waited at a barrier moved from the instruction after
+// the s_barrier (where the model charges them: the wave resumes there) onto
+// the s_barrier itself, where a reader looks for them.
+struct ListingRow {
+  std::size_t index = 0;
+  int loop_depth = 0;        // enclosing loops
+  timing::PcStats stats;
+  timing::Reason waits_most_on = timing::Reason::none;
+};
+std::vector<ListingRow> listing_rows(const isa::Program& p, const timing::TimingResult& r);
 // The FLOPs a run's TFLOP/s are counted from (the MFMAs' 2mnk).
 double work_flops(const TimedRun& t);
 

@@ -149,21 +149,16 @@ void print_timing_listing(const TimedRun& t) {
   using Align = traces::TextTable::Align;
   traces::TextTable rows({{"pc", Align::left}, {"class", Align::left}, {"loop", Align::left}, {"hits"}, {"latency"},
                           {"stall"}, {"idle"}, {"waits most on", Align::left}, {"instruction", Align::left}});
-  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
-    const isa::Instruction& in = p.instructions[i];
-    std::string bars;
-    for (const isa::Loop& loop : p.loops)
-      if (loop.head <= i && i <= loop.latch) bars += "|";
-    const timing::PcStats s = i < r.per_instruction.size() ? r.per_instruction[i] : timing::PcStats{};
-    std::string waits = s.stall ? timing::reason_name(app::top_reason(s)) : "";
-    if (s.stall && app::top_reason(s) == timing::Reason::barrier && i > 0 &&
-        p.instructions[i - 1].cls == isa::InstClass::BARRIER)
-      waits += " (at the s_barrier before)";
-    rows.add_row({app::pc_hex(in.pc), isa::class_name(in.cls), bars.empty() ? "-" : bars, std::to_string(s.hits),
-                  std::to_string(s.latency), std::to_string(s.stall), std::to_string(s.idle), waits.empty() ? "-" : waits,
-                  in.text});
+  for (const app::ListingRow& row : app::listing_rows(p, r)) {
+    const isa::Instruction& in = p.instructions[row.index];
+    const timing::PcStats& s = row.stats;
+    const char* mark = in.cls == isa::InstClass::MFMA ? "M " : in.cls == isa::InstClass::LDS || in.cls == isa::InstClass::LDS_DMA ? "L " : "";
+    rows.add_row({app::pc_hex(in.pc), isa::class_name(in.cls), row.loop_depth ? std::string(static_cast<std::size_t>(row.loop_depth), '|') : "-",
+                  std::to_string(s.hits), std::to_string(s.latency), std::to_string(s.stall), std::to_string(s.idle),
+                  s.stall ? timing::reason_name(row.waits_most_on) : "-", mark + in.text});
   }
-  std::printf("\n  listing (program order; the per-pc columns summed over the simulated waves%s):\n",
+  std::printf("\n  listing (program order, M MFMA, L LDS; the per-pc columns summed over the simulated waves%s; "
+              "waits at a barrier on the s_barrier):\n",
               r.sampled_xcds ? ", XCD 0's" : "");
   std::ostringstream table;
   rows.print(table, "    ");

@@ -18,10 +18,9 @@ void print_timing_text(const TimedRun& t);
 // `sim --timing --listing`: every instruction in program order, as a thread
 // trace viewer shows a kernel: pc, class, one '|' per enclosing loop, the
 // per-pc columns summed over waves (hits, latency, stall, idle) and what the
-// waves waited on most, then the instruction.  Waits at a barrier are
-// charged to the instruction after the s_barrier (where the wave resumes);
-// such rows say so.  No source lines: the suite's code objects carry no
-// line tables.
+// waves waited on most, then the instruction (M and L marks as disasm has
+// them).  Waits at a barrier are shown on the s_barrier (app::listing_rows).
+// No source lines: the suite's code objects carry no line tables.
 void print_timing_listing(const TimedRun& t);
 
 }  // namespace tilelab::cli
