@@ -359,6 +359,7 @@ void add_scalar_ops(HandlerTable& t) {
   // has no effect here, there being no host; the others (the geometry
   // shader's, SAVEWAVE, HALT_WAVES, ...) stop the run naming the message.
   t["s_sendmsg"] = [](Wave&, const Op& op, Env&) {
+    if (op.inst->operands.empty()) throw EmuError("s_sendmsg without its message operand");
     const auto id = static_cast<std::uint32_t>(op.inst->operands.back().imm) & 15;
     if (id != 1) throw EmuError("s_sendmsg with message " + std::to_string(id) + ": only MSG_INTERRUPT (1) is modelled");
   };
