@@ -1,5 +1,6 @@
 """pytest for the tilelab Python module: the same literal cases as the C++
 tests (CuTe docs, pycute), bank-model cases, error messages, the trace loader."""
+import base64
 import json
 import os
 import pathlib
@@ -469,3 +470,7 @@ def test_notebooks_are_stored_with_their_outputs():
         text = json.dumps(outputs)
         assert str(root) not in text and "/tmp/" not in text, f"{book.name} shows a path of the machine it ran on"
         assert not any(o.get("output_type") == "error" for o in outputs), book.name
+        for figure in figures:  # each stored figure is a whole PNG, signature to IEND chunk
+            png = figure["data"]["image/png"]
+            data = base64.b64decode("".join(("".join(png) if isinstance(png, list) else png).split()), validate=True)
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[-8:-4] == b"IEND", book.name
