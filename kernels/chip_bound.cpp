@@ -33,12 +33,12 @@ std::vector<XcdTraffic> traffic_per_xcd(const TileWork& work, int xcds) {
 }
 
 // The LDS passes one CU's ports move per clock, by the cycle model's own rule:
-// a port per SIMD pair, a pass (every bank once) in banks x bank bytes / the
-// port's bytes per clock.
+// a port per timing.simds_per_lds_port SIMDs, a pass (every bank once) in
+// banks x bank bytes / the port's bytes per clock (sim/timing/lds_port.hpp).
 double lds_passes_per_clock(const arch::Arch& a) {
   const double pass_clocks =
       std::max(1, a.lds.banks * a.lds.bank_bytes / std::max(1, a.timing.lds_port_bytes_per_clock));
-  return (a.simds_per_cu / 2) / pass_clocks;
+  return (a.simds_per_cu / std::max(1, a.timing.simds_per_lds_port)) / pass_clocks;
 }
 
 }  // namespace

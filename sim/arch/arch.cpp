@@ -336,7 +336,7 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   static const char* const kKeys[] = {
       "clock_mhz", "issue_period", "valu_cycles", "valu_latency", "trans_cycles", "trans_latency",
       "mfma_valu_bytes_per_slot", "mfma_pk_valu_extra_slots", "smfmac_valu_slot",
-      "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "lds_port_bytes_per_clock",
+      "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "simds_per_lds_port", "lds_port_bytes_per_clock",
       "lds_latency", "lds_queue_depth", "vmem_issue_cycles", "l1_bytes", "l1_line_bytes", "l1_ways",
       "l1_bytes_per_clock", "l1_latency", "memory_latency", "vmem_inflight_bytes",
       "vmcnt_max", "lgkmcnt_max", "expcnt_max", "mfma_read_wait_states", "mfma_srcc_overlap_extra"};
@@ -383,6 +383,7 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   g.branch_taken_cycles = i("branch_taken_cycles");
   g.barrier_cycles = i("barrier_cycles");
   g.sleep_cycles = i("sleep_cycles");
+  g.simds_per_lds_port = i("simds_per_lds_port");
   g.lds_port_bytes_per_clock = i("lds_port_bytes_per_clock");
   g.lds_latency = i("lds_latency");
   g.lds_queue_depth = i("lds_queue_depth");
@@ -402,6 +403,8 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   sort_as_written(t, g.figures);
   if (g.issue_period != a.simds_per_cu)
     r.fail(t.get("issue_period"), "timing.issue_period", "must equal chip.simds_per_cu (one SIMD visited per clock)");
+  if (a.simds_per_cu % g.simds_per_lds_port)
+    r.fail(t.get("simds_per_lds_port"), "timing.simds_per_lds_port", "must divide chip.simds_per_cu");
   if (g.l1_line_bytes & (g.l1_line_bytes - 1)) r.fail(t.get("l1_line_bytes"), "timing.l1_line_bytes", "must be a power of two");
   if (g.l1_bytes % (g.l1_line_bytes * g.l1_ways))
     r.fail(t.get("l1_bytes"), "timing.l1_bytes", "must be a multiple of l1_line_bytes x l1_ways");

@@ -98,9 +98,10 @@ struct Timing {
   int branch_taken_cycles = 0;
   int barrier_cycles = 0;           // last arrival to the first wave issuing again
   int sleep_cycles = 0;             // s_sleep 1
-  int lds_port_bytes_per_clock = 0; // per SIMD pair
+  int simds_per_lds_port = 0;       // the SIMDs one LDS port serves (a pair on CDNA)
+  int lds_port_bytes_per_clock = 0; // per port
   int lds_latency = 0;              // issue to first data, unloaded
-  int lds_queue_depth = 0;          // requests waiting for the port, per SIMD pair
+  int lds_queue_depth = 0;          // requests waiting for the port, per port
   int vmem_issue_cycles = 0;        // address processing of one wave64 VMEM instruction, per CU
   int l1_bytes = 0, l1_line_bytes = 0, l1_ways = 0;
   double l1_bytes_per_clock = 0;

@@ -2,14 +2,16 @@
 //
 // Execution-driven: the model decides which wave issues in which cycle and
 // the functional emulator executes that wave-instruction (values, lane
-// addresses, EXEC, branch outcomes).  Per CU: the sequencer visiting one SIMD
-// per clock, each SIMD's wave slots, VALU and matrix core, the LDS port of
-// each SIMD pair with its request queue and the bank model's passes from the
-// lanes' real addresses, scalar memory, and the vector memory path (L1 and
-// this CU's share of the memory beyond).  Workgroups are placed on the CUs
-// round robin in dispatch order and each CU takes the next as one retires,
-// within the occupancy limits of the code object; CUs share nothing yet (the
-// chip-level model is a later piece: see vector_memory.hpp).
+// addresses, EXEC, branch outcomes).  One component per unit: per CU the
+// sequencer (compute_unit.hpp) visiting one SIMD per clock, each SIMD's VALU
+// and matrix core (simd_unit.hpp), the LDS ports (lds_port.hpp) fed by the
+// bank model's passes from the lanes' real addresses, the waves' wait
+// counters (wait_counters.hpp) and the vector memory path with its L1
+// (vector_memory.hpp); below the L1s the chip (chip_memory.hpp: L2 per XCD,
+// fabric, MALL, HBM), or for an arch file without [memory] each CU's share of
+// memory.  The dispatcher (dispatcher.hpp) puts workgroup i on XCD i mod 8;
+// an XCD's CUs take its workgroups as they have room.  This class runs them:
+// occupancy, all CUs advancing together, sampling, the result.
 //
 // Every figure comes from the arch file's [timing] part; `assumptions` in the
 // result lists the figures marked assumed that the run used.
@@ -138,7 +140,7 @@ struct TimingResult {
   // The kernel-end release: dirty L2 lines written back after the last wave
   // (lines for the whole chip), and the cycles it added to `cycles`.
   std::uint64_t end_writeback_lines = 0, end_writeback_cycles = 0;
-  int cus = 0, cus_used = 0, simds_per_cu = 0;
+  int cus = 0, cus_used = 0, simds_per_cu = 0, lds_ports_per_cu = 0;
   std::uint64_t cycles = 0;                 // the dispatch: the last CU's end
   std::uint64_t workgroups = 0, waves = 0, wave_instructions = 0;
   double mfma_flops = 0;                    // 2mnk per MFMA executed
@@ -150,7 +152,7 @@ struct TimingResult {
   std::uint64_t wave_cycles = 0, issue_cycles = 0;
   std::array<std::uint64_t, kReasonCount> stall_cycles{};
   // Busy cycles summed over the CUs that ran work: the matrix cores and VALUs
-  // (per SIMD), the LDS ports (per SIMD pair) and the memory share.
+  // (per SIMD), the LDS ports (per port) and the memory share.
   double mfma_busy = 0, valu_busy = 0, lds_busy = 0, memory_busy = 0;
   std::uint64_t l1_hits = 0, l1_misses = 0;
   // The chip (arch files with a [memory] part; xcds == 0 without): traffic per

@@ -127,6 +127,12 @@ std::vector<InstructionTiming> instruction_timing(const emu::Emulator& e, const 
         else t.why_untimed = "no timing class for '" + std::string(m) + "'";
         break;
     }
+    if (t.kind == Kind::vmem_load || t.kind == Kind::vmem_store || t.kind == Kind::lds_dma) {
+      const auto& x = op.t.mods;
+      // On an atomic, sc0 (glc) asks for the old value back: not a cache policy.
+      const bool atomic = m.find("atomic") != std::string_view::npos;
+      t.cache_policy = x.nt || x.sc1 || x.slc || (!atomic && (x.sc0 || x.glc));
+    }
     t.vregs = vector_use(in, t.kind == Kind::mfma, t.passes);
     if (t.kind == Kind::mfma) mfma_co_issue(t, op.t.base, a.timing);
     if (t.kind == Kind::valu) t.pk_f32 = packed_fp32(m);

@@ -33,6 +33,9 @@ struct InstructionTiming {
   double flops = 0;              // MFMA: 2 m n k
   int vmcnt = -1, lgkmcnt = -1, expcnt = -1;  // s_waitcnt thresholds (-1: not waited on)
   int count = 0;                 // s_nop N, s_sleep N: N
+  // VMEM: carries cache-policy bits (nt, sc0, sc1; glc, slc): timed as a
+  // plain access (the model does not apply them; the run says so).
+  bool cache_policy = false;
   VectorUse vregs;
 };
 

@@ -44,7 +44,7 @@ void MfmaHazards::check(const VectorUse& use, std::uint64_t pc, std::uint64_t cy
     if (!use.mfma)
       for (const VRegs& w : use.writes)
         if (w.overlaps(f.d)) {
-          report(f.passes + 3, "MFMA D -> overwritten by a VALU/memory instruction");
+          report(f.passes + kXdlDOverwriteExtra, "MFMA D -> overwritten by a VALU/memory instruction");
           break;
         }
   }

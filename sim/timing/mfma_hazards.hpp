@@ -59,6 +59,12 @@ class MfmaHazards {
 
   static constexpr int kValuWriteToMfmaRead = 2;  // [O] HAZ: LegacyVALUWritesVGPRWaitStates
   static constexpr int kValuExecToMfma = 4;       // [O] HAZ: VALUWritesExecWaitStates
+  // An XDL MFMA's D overwritten by a VALU or memory instruction: passes + 3
+  // wait states (2 passes: 5, 4: 7, 8: 11, 16: 19).  [O] HAZ:
+  // GFX940_XDL_N_PassWriteVgprVALUWawWaitStates.  LLVM asks passes + 2
+  // after an SMFMAC; the model applies the XDL rule to both (one wait state
+  // stricter for SMFMAC: a report, never a timing change).
+  static constexpr int kXdlDOverwriteExtra = 3;
 
  private:
   struct ValuWrite {

@@ -246,6 +246,31 @@ std::vector<std::uint64_t> chase(int nodes, std::uint64_t spacing, int steps) {
   return latency;
 }
 
+// Cache-policy bits are not applied: a load with nt (or sc1) is timed as a
+// plain one, and the run says how many such instructions it executed (none
+// of AMD's 20 gfx950 kernels nor the suite's carry them: sim/timing/README).
+TEST(CycleModel, CachePolicyBitsAreListedAsNotApplied) {
+  const auto policy_line = [](const timing::TimingResult& r) {
+    for (const std::string& s : r.assumptions)
+      if (s.find("cache-policy bits") != std::string::npos) return s;
+    return std::string();
+  };
+  for (const char* bits : {"", " nt", " sc1", " sc0 sc1 nt"}) {
+    SCOPED_TRACE(std::string("bits:") + bits);
+    emu::GlobalMemory memory;
+    const std::uint64_t base = memory.allocate(4096, "data");
+    const std::string src = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v3, " + std::to_string(static_cast<std::uint32_t>(base >> 32)) +
+                            "\nv_add_co_u32 v2, vcc, " + std::to_string(static_cast<std::uint32_t>(base)) +
+                            ", v1\nv_addc_co_u32 v3, vcc, 0, v3, vcc\n" +
+                            repeat(std::string("global_load_dword v4, v[2:3], off") + bits, 3) + "s_waitcnt vmcnt(0)";
+    Timed t(src, "gfx950", 128);
+    t.memory = std::move(memory);
+    const timing::TimingResult& r = t.run();
+    if (*bits) EXPECT_EQ(policy_line(r).rfind("6 executed memory instructions carry cache-policy bits", 0), 0u) << policy_line(r);
+    else EXPECT_EQ(policy_line(r), "");
+  }
+}
+
 std::uint64_t median(std::vector<std::uint64_t> v) {
   std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
   return v[v.size() / 2];
@@ -658,6 +683,9 @@ TEST(CycleModel, ArchTimingErrorsNameTheFigure) {
   EXPECT_NE(error_of(replace_line(text, "issue_period", "issue_period = { value = 2, status = \"official\", source = \"x\" }"))
                 .find("must equal chip.simds_per_cu"),
             std::string::npos);
+  EXPECT_NE(error_of(replace_line(text, "simds_per_lds_port", "simds_per_lds_port = { value = 3, status = \"official\", source = \"x\" }"))
+                .find("timing.simds_per_lds_port: must divide chip.simds_per_cu"),
+            std::string::npos);
   EXPECT_NE(error_of(text + "\n").find("accepted"), std::string::npos);
   // The chip's figures: the same rules, and a chip that contradicts itself.
   EXPECT_NE(error_of(replace_line(text, "l2_ways", "")).find("memory.l2_ways: missing"), std::string::npos);
@@ -794,6 +822,24 @@ TEST(CycleModel, FullRunsNeverBeatTheWholeChipBound) {
     const auto r = testing::run_suite(c.kernel, "gfx950", c.shape, 1, TILELAB_CODE_OBJECTS, [&](emu::Emulator& e) { m.attach(e); });
     EXPECT_TRUE(r.pass);
     EXPECT_GE(static_cast<double>(m.result().cycles), design.chip->cycles) << design.chip->limiter;
+  }
+}
+
+// The LDS port structure is data: with one port for all four SIMDs
+// (simds_per_lds_port 4 instead of the pair) the four SIMDs' back-to-back
+// ds_read_b128 share 128 B/clock, so each SIMD gets one read (1 KiB) per 32
+// clocks instead of 16.
+TEST(CycleModel, LdsPortsPerSimdComeFromTheArchFile) {
+  const arch::Arch one_port = arch::parse_arch(
+      replace_line(arch_text("gfx950"), "simds_per_lds_port",
+                   "simds_per_lds_port = { value = 4, status = \"assumed\", source = \"test: one port per CU\" }"),
+      "one_port.toml");
+  Timed t("v_lshlrev_b32 v1, 4, v0\n" + repeat("ds_read_b128 v[4:7], v1", 64), "gfx950", 256, 256u << 4, one_port);
+  t.run();
+  for (std::uint32_t w = 0; w < 4; ++w) {
+    const auto reads = t.events("ds_read", w);
+    ASSERT_EQ(reads.size(), 64u);
+    EXPECT_DOUBLE_EQ(static_cast<double>(reads[63].issue - reads[31].issue) / 32.0, 32.0) << "wave " << w;
   }
 }
 
