@@ -1,6 +1,6 @@
 // The line a user sees for exceptions from the standard library (issue 24,
 // item 6): no "std::bad_alloc" or "stoull" reaches the user.
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 
 #include <gtest/gtest.h>
 

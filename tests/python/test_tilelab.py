@@ -474,3 +474,61 @@ def test_notebooks_are_stored_with_their_outputs():
             png = figure["data"]["image/png"]
             data = base64.b64decode("".join(("".join(png) if isinstance(png, list) else png).split()), validate=True)
             assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[-8:-4] == b"IEND", book.name
+
+
+def write_rows_sweep(tmp_path):
+    # The hand-written scale_rows kernel as a launch template of n, its code
+    # object and its own assembly as two candidates, three problems of which
+    # the template refuses one (grid 0): the CLI test's sweep (tests/tools/emu_cli_test.sh).
+    here = pathlib.Path(__file__).parent.parent
+    launch = (here / "data" / "handwritten" / "scale_rows.launch.toml").read_text()
+    template = (launch.replace("grid = [16, 1, 1]", 'grid = ["ceil(n/64)", 1, 1]').replace("bytes = 4000", 'bytes = "4*n"')
+                .replace("value = 1000", 'value = "n"').replace("seed = 5", "seed = 5\n[shape]\nn = 7"))
+    (tmp_path / "template.toml").write_text(template)
+    source = here / "data" / "handwritten" / "scale_rows.s"
+    (tmp_path / "sweep.toml").write_text(
+        'name = "rows"\n'
+        f'[[candidate]]\nname = "co"\ncode_object = "{os.environ["TILELAB_HANDWRITTEN_CO"]}"\nlaunch = "template.toml"\n'
+        f'[[candidate]]\nname = "asm"\ncode_object = "{source}"\nlaunch = "template.toml"\n'
+        "[[problem]]\nn = 1000\n[[problem]]\nn = 64\n[[problem]]\nn = 0\n")
+    return tmp_path / "sweep.toml"
+
+
+def test_sweep_and_tune_are_the_clis(tmp_path):
+    sweep = write_rows_sweep(tmp_path)
+    cli = lambda *a: subprocess.run([os.environ["TILELAB_CLI"], *a], capture_output=True, text=True, check=True).stdout
+    from_cli = json.loads(cli("sweep", str(sweep), "--json", "--out", str(tmp_path / "cli.h5")))
+    r = t.sweep(str(sweep), out=str(tmp_path / "py.h5"))
+    assert r == from_cli
+    assert r["sweep"] == "rows" and r["coverage"] == "sampled" and r["invalid"] == 2
+    assert [p["problem"] for p in r["problems"]] == ["n=1000", "n=64", "n=0"]
+    assert [p["winner"] for p in r["problems"]] == ["co", "co", None]  # a tie keeps the file's first
+    n1000 = r["problems"][0]["points"]
+    assert n1000[0]["us"] == n1000[1]["us"] > 0 and n1000[0]["run_id"] == "sweep-rows-co-n1000"
+    refused = r["problems"][2]["points"][0]
+    assert refused["us"] is None and "grid values must be integers from 1 to 2^31-1 (this one is 0)" in refused["invalid"]
+    assert r["wins"] == {"co": 2, "asm": 0}
+    # Resumed: the valid points are read back from the store, not run again.
+    again = t.sweep(str(sweep), out=str(tmp_path / "py.h5"))
+    assert [pt["stored"] for p in again["problems"] for pt in p["points"]] == [True, True, True, True, False, False]
+    assert [pt["us"] for p in again["problems"] for pt in p["points"]] == \
+        [pt["us"] for p in r["problems"] for pt in p["points"]]
+    # The tuning database, and one lookup, as the CLI gives them.
+    assert t.tune_export(str(tmp_path / "py.h5"), str(tmp_path / "py.db")) == 4
+    answer = t.tune_lookup(str(tmp_path / "py.db"), "rows", {"n": 700})
+    assert answer == json.loads(cli("tune", "lookup", str(tmp_path / "py.db"), "--family", "rows", "--shape", "n=700",
+                                    "--json"))
+    assert answer["shape"] == "n=1000" and not answer["exact"] and answer["candidate"] == "co" and answer["params"] == {}
+    assert t.tune_lookup(str(tmp_path / "py.db"), "rows", "n=64")["exact"]
+    with pytest.raises(ValueError, match="no entry for family 'nope' on gfx950"):
+        t.tune_lookup(str(tmp_path / "py.db"), "nope", "n=64")
+    with pytest.raises(ValueError, match="no such file"):
+        t.tune_export(str(tmp_path / "nothing.h5"), str(tmp_path / "none.db"))
+    subprocess.run([os.environ["TILELAB_TRACE_FIXTURE"], str(tmp_path / "other.h5")], check=True)
+    with pytest.raises(ValueError, match="holds no sweep points"):
+        t.tune_export(str(tmp_path / "other.h5"), str(tmp_path / "none.db"))
+    assert not (tmp_path / "none.db").exists()
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[[candidate]]\nname = "a"\ncode_object = "x.co"\nlaunch = "l.toml"\nshape = 3\n[[problem]]\nn = 1\n')
+    with pytest.raises(ValueError, match="bad.toml:6: candidate shape must be"):
+        t.sweep(str(bad))

@@ -14,7 +14,7 @@
 #include "kernels/design_check.hpp"
 #include "traces/text_table.hpp"
 #include "sim/isa/code_object.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"

@@ -1,5 +1,5 @@
 #include "sim/timing/loop_bound.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/code_object_report.hpp"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 #include "kernels/code_object_dir.hpp"
 #include "generated/kernel_build.hpp"
 #include "sim/isa/code_object.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
 

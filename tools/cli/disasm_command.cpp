@@ -12,7 +12,7 @@
 #include "sim/emu/emulator.hpp"
 #include "sim/emu/semantics.hpp"
 #include "sim/isa/decoder.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "traces/text_table.hpp"

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "traces/rocprof/profile.hpp"

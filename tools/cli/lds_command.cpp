@@ -6,7 +6,7 @@
 #include "app/lds_json.hpp"
 #include "layouts/tv_layout.hpp"
 #include "sim/lds/tile_access.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"

@@ -6,7 +6,7 @@
 #include "app/provenance.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "tools/cli/command.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // `tilelab occupancy`: waves per SIMD and workgroups per CU, and what limits them.
 #include "sim/lds/occupancy.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "app/lds_json.hpp"
 #include "tools/cli/cli_util.hpp"
 

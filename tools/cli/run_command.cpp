@@ -21,7 +21,7 @@
 #include "kernels/spec.hpp"
 #include "sim/arch/arch.hpp"
 #include "sim/isa/code_object.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 

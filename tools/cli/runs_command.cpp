@@ -6,7 +6,7 @@
 
 #include "app/perfetto_file.hpp"
 #include "app/run_json.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "traces/analysis.hpp"
 #include "traces/rocprof/profile.hpp"

@@ -19,7 +19,7 @@
 #include "app/timed_run.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"

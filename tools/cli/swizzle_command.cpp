@@ -1,7 +1,7 @@
 // `tilelab swizzle`: the LDS layouts that let a tile's writer and reader both
 // run without bank conflicts.
 #include "sim/lds/swizzle_search.hpp"
-#include "tools/cli/error_text.hpp"
+#include "app/error_text.hpp"
 #include "app/lds_json.hpp"
 #include "tools/cli/cli_util.hpp"
 

@@ -7,50 +7,19 @@
 #include <vector>
 
 #include "app/json.hpp"
+#include "app/tuning.hpp"
 #include "app/target.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/command.hpp"
-#include "tools/cli/error_text.hpp"
-#include "traces/store.hpp"
+#include "app/error_text.hpp"
 #include "traces/tuning_db.hpp"
 
 namespace tilelab::cli {
 
-namespace {
-
-// Every stored point of a sweep (runs whose config has a "sweep" part).
-std::vector<traces::TuningEntry> sweep_points(const std::string& store) {
-  const traces::Reader r(store);
-  std::vector<traces::TuningEntry> out;
-  for (const std::string& id : r.run_ids()) {
-    const traces::RunView v = r.run(id);
-    if (!v.summary || v.info.config_json.empty()) continue;
-    const Json config = Json::parse(v.info.config_json, nullptr, false);
-    if (config.is_discarded() || !config.contains("sweep")) continue;
-    const Json& s = config["sweep"];
-    traces::TuningEntry e;
-    e.arch = v.info.arch;
-    e.cus = config.value("cus", 0);
-    e.family = s.value("name", "");
-    e.shape = s.value("problem", "");
-    e.candidate = s.value("candidate", "");
-    e.params = s.contains("params") ? s["params"].dump() : "{}";
-    e.predicted_us = v.summary->median_ns / 1000;
-    e.code_object_sha256 = v.info.code_object_sha256;
-    e.arch_file_sha256 = v.info.arch_file_sha256;
-    e.tilelab_revision = v.info.git_revision;
-    e.run_id = id;
-    out.push_back(e);
-  }
-  return out;
-}
-
-}  // namespace
-
 int run_tune(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab tune export SWEEP.h5 --out tuning.db\n"
-      "       tilelab tune lookup tuning.db --family NAME --shape M=..,N=..,K=.. [--arch gfx950]\n\n"
+      "       tilelab tune lookup tuning.db --family NAME --shape M=..,N=..,K=.. [--arch gfx950] [--json]\n\n"
       "export: the points a `tilelab sweep --out SWEEP.h5` stored, as a SQLite tuning\n"
       "database keyed (arch, CU count, family = the sweep's name, shape) -> the\n"
       "winner's candidate and parameters (table winners), and every candidate's\n"
@@ -58,11 +27,12 @@ int run_tune(const std::vector<std::string>& args) {
       "file SHA-256, tilelab's revision, the run id (table candidates).  Written\n"
       "whole or not at all.\n"
       "lookup: the winner for one shape: the stored shape itself, or the nearest\n"
-      "one (least sum over the dimensions of |log2| of their ratio), said as such.\n";
+      "one (least sum over the dimensions of |log2| of their ratio), said as such;\n"
+      "--json: as one JSON object (what Python's tilelab.tune_lookup returns).\n";
   po::options_description opts;
   opts.add_options()("help", "")("action", po::value<std::string>(), "")("file", po::value<std::string>(), "")(
       "out", po::value<std::string>(), "")("family", po::value<std::string>(), "")("shape", po::value<std::string>(), "")(
-      "arch", po::value<std::string>()->default_value("gfx950"), "");
+      "arch", po::value<std::string>()->default_value("gfx950"), "")("json", "");
   po::positional_options_description pos;
   pos.add("action", 1).add("file", 1);
   po::variables_map vm;
@@ -78,7 +48,7 @@ int run_tune(const std::vector<std::string>& args) {
   try {
     if (action == "export") {
       if (!vm.count("out")) return usage_error("tune", "export needs --out tuning.db");
-      const std::vector<traces::TuningEntry> points = sweep_points(vm["file"].as<std::string>());
+      const std::vector<traces::TuningEntry> points = app::sweep_points(vm["file"].as<std::string>());
       if (points.empty()) {
         std::cerr << "error: " << vm["file"].as<std::string>() << " holds no sweep points (tilelab sweep --out)\n";
         return kFailed;
@@ -94,6 +64,10 @@ int run_tune(const std::vector<std::string>& args) {
       std::cerr << "error: no entry for family '" << vm["family"].as<std::string>() << "' on " << vm["arch"].as<std::string>()
                 << " in " << vm["file"].as<std::string>() << "\n";
       return kFailed;
+    }
+    if (vm.count("json")) {
+      std::cout << app::tuning_answer_json(*answer).dump(2) << "\n";
+      return kOk;
     }
     const traces::TuningEntry& w = answer->winner;
     std::printf("%s at %s: %s %s, %.1f us predicted (%s)\n", w.family.c_str(), w.shape.c_str(), w.candidate.c_str(),

@@ -21,6 +21,9 @@
 #include "app/json.hpp"
 #include "app/record.hpp"
 #include "app/run_json.hpp"
+#include "app/sweep.hpp"
+#include "app/target.hpp"
+#include "app/tuning.hpp"
 #include "app/timed_run.hpp"
 #include "hw/cuda/cuda_device.hpp"
 #include "hw/emu/emu_device.hpp"
@@ -525,6 +528,42 @@ PYBIND11_MODULE(_tilelab, m) {
      py::arg("arch") = "", py::arg("shape") = "", py::arg("cus") = 0, py::arg("xccs") = 0, py::arg("wait") = 60.0,
      "`tilelab import rocprof PATH --out OUT`: what rocprofv3 measured (a folder or one file) into a trace store, "
      "one run per dispatch, all or nothing.  Returns the run ids.  ValueError with the CLI's message.");
+  m.def("sweep", [](const std::string& file, const py::object& out, bool full, int threads) {
+    const app::SweepSpec spec = app::read_sweep(file);
+    app::SweepOptions o;
+    o.full = full;
+    o.threads = threads;
+    if (!out.is_none()) o.out = out.cast<std::string>();
+    app::SweepResult r;
+    {
+      py::gil_scoped_release release;
+      r = app::run_sweep(spec, o);
+    }
+    return from_json(app::sweep_json(r));
+  }, py::arg("file"), py::arg("out") = py::none(), py::arg("full") = false, py::arg("threads") = 0,
+     "`tilelab sweep FILE [--out OUT] [--full] [--threads N] --json`: every candidate of the sweep file at every "
+     "problem, timed by the cycle model; with out, each point stored as a run and a point already there read back. "
+     "Returns the CLI's JSON dict: per problem the points (us, or the reason it is invalid) and the winner; wins.");
+  m.def("tune_export", [](const std::string& store, const std::string& out) {
+    const std::vector<traces::TuningEntry> points = app::sweep_points(store);
+    if (points.empty()) throw std::invalid_argument(store + " holds no sweep points (tilelab sweep --out)");
+    traces::write_tuning_db(out, points);
+    return points.size();
+  }, py::arg("store"), py::arg("out"),
+     "`tilelab tune export STORE --out DB`: a sweep's stored points as a SQLite tuning database, written whole or "
+     "not at all.  Returns the number of candidate points.");
+  m.def("tune_lookup", [](const std::string& db, const std::string& family, const py::object& shape,
+                          const std::string& arch_name) {
+    std::map<std::string, std::int64_t> sh;
+    if (py::isinstance<py::str>(shape)) sh = app::parse_named_shape(shape.cast<std::string>());
+    else sh = shape.cast<std::map<std::string, std::int64_t>>();
+    const auto answer = traces::lookup_tuning_db(db, arch_name, family, sh);
+    if (!answer) throw std::invalid_argument("no entry for family '" + family + "' on " + arch_name + " in " + db);
+    return from_json(app::tuning_answer_json(*answer));
+  }, py::arg("db"), py::arg("family"), py::arg("shape"), py::arg("arch") = "gfx950",
+     "`tilelab tune lookup DB --family F --shape M=..,N=.. --json`: the winner for one shape (a dict, or "
+     "\"M=..,N=..\"), the stored shape itself or the nearest one (exact says which).  ValueError when the family "
+     "has no entry.");
   m.def("compare", [](const std::string& path, const std::string& run_a, const std::string& run_b, const std::string& by,
                       bool force) {
     const traces::CompareBy b = by == "class" ? traces::CompareBy::kClass

@@ -1,4 +1,5 @@
-// The one line a user sees for an exception that reached a command's handler:
+// The one line a user sees for an exception that reached a command's handler
+// (or a sweep point, or Python):
 // tilelab's own errors say what and where; the standard library's terse ones
 // ("stoull", "std::bad_alloc", a filesystem_error's "recursive_directory_iterator
 // ...") are put in the user's words instead.
@@ -8,7 +9,7 @@
 #include <new>
 #include <string>
 
-namespace tilelab::cli {
+namespace tilelab::app {
 
 inline std::string error_text(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e))
@@ -27,4 +28,9 @@ inline std::string error_text(const std::exception& e) {
   return what;
 }
 
+}  // namespace tilelab::app
+
+// The command handlers say it unqualified.
+namespace tilelab::cli {
+using app::error_text;
 }  // namespace tilelab::cli

@@ -1,0 +1,253 @@
+#include "app/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include <toml++/toml.h>
+
+#include "app/error_text.hpp"
+#include "app/launch_run.hpp"
+#include "app/record.hpp"
+#include "kernels/launch_file.hpp"
+#include "sim/arch/toml_text.hpp"
+#include "sim/isa/code_object.hpp"
+#include "traces/tuning_db.hpp"
+
+namespace tilelab::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& file, const toml::node* at, const std::string& what) {
+  std::string where = file;
+  if (at && at->source().begin.line) where += ":" + std::to_string(at->source().begin.line);
+  throw std::invalid_argument(where + ": " + what);
+}
+
+std::string text_of(const std::string& file, const toml::table& t, const char* key) {
+  const toml::node* n = t.get(key);
+  if (!n || !n->is_string() || n->as_string()->get().empty()) fail(file, &t, std::string(key) + " must be a non-empty string");
+  return **n->as_string();
+}
+
+ProblemShape shape_of(const std::string& file, const toml::table& t, const std::string& what) {
+  ProblemShape s;
+  for (const auto& [k, v] : t) {
+    if (!v.is_integer()) fail(file, &v, what + "." + std::string(k.str()) + " must be an integer");
+    s[std::string(k.str())] = **v.as_integer();
+  }
+  return s;
+}
+
+SweepCandidate candidate_of(const std::string& file, const toml::node& n) {
+  const toml::table* t = n.as_table();
+  if (!t) fail(file, &n, "[[candidate]] must be a table");
+  const fs::path dir = fs::path(file).parent_path();
+  SweepCandidate c;
+  c.name = text_of(file, *t, "name");
+  c.code_object = (dir / text_of(file, *t, "code_object")).lexically_normal().string();
+  c.launch = (dir / text_of(file, *t, "launch")).lexically_normal().string();
+  if (const toml::node* sh = t->get("shape")) {
+    if (!sh->is_table()) fail(file, sh, "candidate shape must be { NAME = integer, ... }");
+    c.shape = shape_of(file, *sh->as_table(), "shape");
+  }
+  for (const auto& [k, v] : *t)
+    if (k.str() != "name" && k.str() != "code_object" && k.str() != "launch" && k.str() != "shape")
+      fail(file, &v, "unknown key '" + std::string(k.str()) + "' in a candidate (name, code_object, launch, shape)");
+  return c;
+}
+
+// A candidate's code object (read, or assembled and linked, once for all its
+// points) and its arch, or why it cannot be read.
+struct Loaded {
+  std::optional<isa::CodeObject> co;
+  std::optional<arch::Arch> arch;
+  std::string error;
+};
+
+Loaded load(const SweepCandidate& c) {
+  Loaded l;
+  try {
+    l.co = isa::read_code_object(c.code_object);
+    l.arch = arch::load_arch(l.co->arch);
+  } catch (const std::exception& e) {
+    l.error = error_text(e);
+  }
+  return l;
+}
+
+// One point: the candidate's code object and template at the problem's
+// shape (the candidate's own names win), timed; stored as run `id`.
+SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loaded& loaded, const ProblemShape& problem,
+                    const SweepOptions& options, const std::string& id) {
+  if (!loaded.error.empty()) return {std::nullopt, loaded.error, false};
+  ProblemShape shape = problem;
+  for (const auto& [k, v] : c.shape) shape[k] = v;
+  try {
+    const isa::CodeObject& co = *loaded.co;
+    const arch::Arch& a = *loaded.arch;
+    const kernels::LaunchFile l = kernels::read_launch_file(c.launch, co, 0, shape);
+    // A grid of at most one workgroup per CU is simulated in full: sampling
+    // one XCD of it was measured 2.4x fast (AMD's 32x128 MXFP4 tile at
+    // M=128, N=K=8192: 9.4 us sampled, 22.9 us full), and a full run of one
+    // round costs little.
+    TimedOptions o;
+    o.coverage = options.full ? Coverage::full : Coverage::sampled;
+    o.threads = options.threads;
+    const std::uint64_t workgroups = std::uint64_t{l.grid[0]} * l.grid[1] * l.grid[2];
+    if (workgroups <= static_cast<std::uint64_t>(arch::chip_cus(a))) o.coverage = Coverage::full;
+    const std::unique_ptr<LaunchFileRun> run = run_launch_file(co, l, a, o, true);
+    // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
+    run->view.extra_config_json =
+        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.shape}}}}.dump();
+    if (!options.out.empty()) record_timing(options.out, id, run->view, options.store);
+    // In the store's unit and back (median_ns / 1000): a resumed point reads the same double.
+    return {run->model->result().seconds() * 1e9 / 1000, "", false};
+  } catch (const std::exception& e) {
+    return {std::nullopt, error_text(e), false};
+  }
+}
+
+// Points already stored (a resumed sweep): run id -> predicted time in us.
+std::map<std::string, double> stored_points(const std::string& out) {
+  std::map<std::string, double> stored;
+  if (out.empty() || !fs::exists(out)) return stored;
+  const traces::Reader r(out);
+  for (const std::string& id : r.run_ids()) {
+    const traces::RunView v = r.run(id);
+    if (v.summary) stored[id] = v.summary->median_ns / 1000;
+  }
+  return stored;
+}
+
+}  // namespace
+
+SweepSpec read_sweep(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read sweep file '" + file + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (const auto problem = arch::toml_text_problem(text, file)) throw std::invalid_argument(*problem);
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument(file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  for (const auto& [k, v] : root)
+    if (k.str() != "name" && k.str() != "candidate" && k.str() != "problem")
+      fail(file, &v, "unknown key '" + std::string(k.str()) + "' (name, candidate, problem)");
+  SweepSpec s;
+  s.name = text_of(file, root, "name");
+  const toml::array* cs = root.get("candidate") ? root.get("candidate")->as_array() : nullptr;
+  if (!cs || cs->empty()) fail(file, nullptr, "no [[candidate]]");
+  for (const toml::node& n : *cs) {
+    SweepCandidate c = candidate_of(file, n);
+    for (const SweepCandidate& o : s.candidates)
+      if (o.name == c.name) fail(file, &n, "two candidates are named '" + c.name + "'");
+    s.candidates.push_back(std::move(c));
+  }
+  const toml::array* ps = root.get("problem") ? root.get("problem")->as_array() : nullptr;
+  if (!ps || ps->empty()) fail(file, nullptr, "no [[problem]]");
+  for (const toml::node& n : *ps) {
+    if (!n.is_table()) fail(file, &n, "[[problem]] must be a table of NAME = integer");
+    s.problems.push_back(shape_of(file, *n.as_table(), "problem"));
+  }
+  return s;
+}
+
+std::string problem_id(const ProblemShape& p) {
+  std::string s;
+  for (const auto& [k, v] : p) s += (s.empty() ? "" : "_") + k + std::to_string(v);
+  return s;
+}
+
+std::string sweep_run_id(const SweepSpec& s, const SweepCandidate& c, const ProblemShape& p) {
+  return "sweep-" + s.name + "-" + c.name + "-" + problem_id(p);
+}
+
+std::vector<std::size_t> SweepResult::ranking(std::size_t problem) const {
+  std::vector<std::size_t> order;
+  const std::vector<SweepPoint>& row = points[problem];
+  for (std::size_t c = 0; c < row.size(); ++c)
+    if (row[c].us) order.push_back(c);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *row[a].us < *row[b].us; });
+  return order;
+}
+
+SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress) {
+  const std::map<std::string, double> stored = stored_points(options.out);
+  SweepResult r;
+  r.spec = spec;
+  r.full = options.full;
+  r.points.assign(spec.problems.size(), std::vector<SweepPoint>(spec.candidates.size()));
+  const std::size_t total = spec.candidates.size() * spec.problems.size();
+  std::size_t done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::optional<Loaded>> loaded(spec.candidates.size());  // read on a candidate's first unstored point
+  for (std::size_t p = 0; p < spec.problems.size(); ++p) {
+    for (std::size_t c = 0; c < spec.candidates.size(); ++c) {
+      const SweepCandidate& cand = spec.candidates[c];
+      const std::string id = sweep_run_id(spec, cand, spec.problems[p]);
+      SweepPoint& pt = r.points[p][c];
+      if (const auto it = stored.find(id); it != stored.end()) {
+        pt = {it->second, "", true};
+      } else {
+        if (!loaded[c]) loaded[c] = load(cand);
+        pt = evaluate(spec.name, cand, *loaded[c], spec.problems[p], options, id);
+      }
+      ++done;
+      if (!progress) continue;
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      char line[160];
+      if (pt.us) std::snprintf(line, sizeof line, "%.1f us%s", *pt.us, pt.resumed ? ", stored" : "");
+      const std::string result = pt.us ? std::string(line) : "invalid: " + pt.why;
+      std::snprintf(line, sizeof line, " (%.1f s, about %.0f s left)", elapsed,
+                    elapsed / static_cast<double>(done) * static_cast<double>(total - done));
+      progress("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + cand.name + " " +
+               traces::shape_key(spec.problems[p]) + ": " + result + line);
+    }
+  }
+  return r;
+}
+
+Json sweep_json(const SweepResult& r) {
+  Json problems = Json::array();
+  std::map<std::string, int> wins;
+  int invalid = 0;
+  for (std::size_t p = 0; p < r.spec.problems.size(); ++p) {
+    const std::vector<std::size_t> order = r.ranking(p);
+    Json points = Json::array();
+    for (std::size_t c = 0; c < r.spec.candidates.size(); ++c) {
+      const SweepPoint& pt = r.points[p][c];
+      const SweepCandidate& cand = r.spec.candidates[c];
+      invalid += !pt.us;
+      points.push_back({{"candidate", cand.name},
+                        {"us", pt.us ? Json(*pt.us) : Json(nullptr)},
+                        {"invalid", pt.us ? Json(nullptr) : Json(pt.why)},
+                        {"stored", pt.resumed},
+                        {"run_id", sweep_run_id(r.spec, cand, r.spec.problems[p])}});
+    }
+    Json winner = nullptr;
+    if (!order.empty()) {
+      winner = r.spec.candidates[order[0]].name;
+      ++wins[r.spec.candidates[order[0]].name];
+    }
+    problems.push_back({{"problem", traces::shape_key(r.spec.problems[p])}, {"shape", r.spec.problems[p]},
+                        {"winner", winner}, {"points", points}});
+  }
+  Json candidates = Json::array(), win_counts = Json::object();
+  for (const SweepCandidate& c : r.spec.candidates) {
+    candidates.push_back({{"name", c.name}, {"code_object", c.code_object}, {"launch", c.launch}, {"shape", c.shape}});
+    win_counts[c.name] = wins[c.name];
+  }
+  return {{"sweep", r.spec.name}, {"coverage", r.full ? "full" : "sampled"}, {"candidates", candidates},
+          {"problems", problems}, {"wins", win_counts}, {"invalid", invalid}};
+}
+
+}  // namespace tilelab::app
