@@ -58,6 +58,30 @@ Json functional_json(const SuiteTarget& target, const FunctionalRun& r, const st
   return j;
 }
 
+Json listing_json(const TimedRun& t) {
+  const isa::Program& p = *t.program;
+  Json rows = Json::array();
+  for (const ListingRow& row : listing_rows(p, *t.timing)) {
+    const isa::Instruction& in = p.instructions[row.index];
+    const timing::PcStats& s = row.stats;
+    Json by_reason = Json::object();
+    for (int k = 1; k < timing::kReasonCount; ++k)
+      if (s.stall_by_reason[static_cast<std::size_t>(k)])
+        by_reason[timing::reason_name(static_cast<timing::Reason>(k))] = s.stall_by_reason[static_cast<std::size_t>(k)];
+    rows.push_back({{"pc", pc_hex(in.pc)},
+                    {"class", isa::class_name(in.cls)},
+                    {"loop_depth", row.loop_depth},
+                    {"text", in.text},
+                    {"hits", s.hits},
+                    {"latency", s.latency},
+                    {"stall", s.stall},
+                    {"idle", s.idle},
+                    {"waits_most_on", s.stall ? Json(timing::reason_name(row.waits_most_on)) : Json(nullptr)},
+                    {"stall_by_reason", by_reason}});
+  }
+  return rows;
+}
+
 Json timing_json(const TimedRun& t) {
   const timing::TimingResult& r = *t.timing;
   const double s = r.seconds();

@@ -34,6 +34,11 @@ Json functional_json(const SuiteTarget& target, const FunctionalRun& r, const st
 // cycles by reason, counters, the hottest instructions, hazards, the static
 // bound, the reference check and the assumed figures.
 Json timing_json(const TimedRun& t);
+// The annotated listing (listing_rows), one object per instruction in program
+// order: pc, class, loop_depth, text, hits, latency, stall, idle,
+// waits_most_on and the nonzero stall cycles by reason.  `sim --timing
+// --listing --json` adds it as "listing"; Python's timing dict always has it.
+Json listing_json(const TimedRun& t);
 // A stored run as `runs list --json` (one object per run: provenance and
 // summary, keys as traces/SCHEMA.md names the fields) and, with `detail`,
 // as `runs show --json` (table sizes, every counter, the LDS sites).

@@ -532,3 +532,45 @@ def test_sweep_and_tune_are_the_clis(tmp_path):
     bad.write_text('name = "x"\n[[candidate]]\nname = "a"\ncode_object = "x.co"\nlaunch = "l.toml"\nshape = 3\n[[problem]]\nn = 1\n')
     with pytest.raises(ValueError, match="bad.toml:6: candidate shape must be"):
         t.sweep(str(bad))
+
+
+def test_coverage_is_the_clis(tmp_path):
+    # The hand-written kernel, and its source with gfx950's sparse FP8 MFMA
+    # (refused on purpose: its B layout is not public) before s_endpgm.
+    here = pathlib.Path(__file__).parent.parent / "data" / "handwritten" / "scale_rows.s"
+    sparse = tmp_path / "sparse.s"
+    sparse.write_text(here.read_text().replace(
+        "        s_endpgm", "        v_smfmac_f32_16x16x128_fp8_fp8 v[0:3], v[4:7], v[8:15], v16\n        s_endpgm", 1))
+    paths = [os.environ["TILELAB_HANDWRITTEN_CO"], str(sparse)]
+    r = t.coverage(paths)
+    cli = subprocess.run([os.environ["TILELAB_CLI"], "disasm", "--coverage", *paths, "--json"], capture_output=True,
+                         text=True, check=True).stdout
+    assert r == json.loads(cli)
+    assert r["kernels"] == 2 and r["runnable"] == 1 and r["uncovered"] == 1
+    assert [(g["opcode"], g["kind"], g["instructions"], g["kernels"]) for g in r["gaps"]] == \
+        [("v_smfmac_f32_16x16x128_fp8_fp8", "refused", 1, 1)]
+    assert r["gaps"][0]["refusal"].startswith("refused: the lane layout of the sparse MFMA's operands")
+    assert [v["can_run"] for v in r["verdicts"]] == [True, False]
+    assert r["verdicts"][1]["why"].startswith("v_smfmac_f32_16x16x128_fp8_fp8 ")
+    assert r == t.coverage(paths)  # deterministic
+    with pytest.raises(ValueError, match="nothing.co"):
+        t.coverage(str(tmp_path / "nothing.co"))
+
+
+def test_timing_listing_is_the_clis():
+    # The annotated listing: every instruction in program order with its
+    # per-pc columns, as `sim --timing --listing --json` gives it.
+    tm = t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True)["timing"]
+    cli = json.loads(subprocess.run([os.environ["TILELAB_CLI"], "sim", "gemm_bf16", "--timing", "--shape", "256,128,128",
+                                     "--seed", "3", "--listing", "--json", "--quiet"], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert tm["listing"] == cli["listing"]
+    listing = tm["listing"]
+    pcs = [int(r["pc"], 16) for r in listing]
+    assert pcs == sorted(pcs) and len(listing) == len(t.disasm(
+        os.path.join(os.environ["TILELAB_CODE_OBJECTS"], "gfx950", "gemm_bf16.hsaco"), "gemm_bf16")[0]["instructions"])
+    assert sum(r["hits"] for r in listing) == tm["wave_instructions"]
+    assert sum(r["stall"] for r in listing) == sum(sum(r["stall_by_reason"].values()) for r in listing)
+    barriers = [r for r in listing if r["text"] == "s_barrier"]
+    assert barriers and all(r["waits_most_on"] == "barrier" for r in barriers if r["stall"])
+    assert any(r["loop_depth"] > 0 for r in listing) and {r["class"] for r in listing} >= {"MFMA", "LDS", "SALU"}

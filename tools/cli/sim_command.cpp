@@ -126,6 +126,19 @@ app::TimedOptions timed_options(const po::variables_map& vm) {
 // default shape (the spec's first example, as `check --summary` uses), on the
 // whole GPU (sampled and fast-forwarded where the grid allows, as a single
 // run is).
+// A timed run on stdout: the text report (and the annotated listing), or the
+// JSON object (with "listing" when asked).
+void report_timing(const app::TimedRun& t, bool json, bool listing) {
+  if (json) {
+    Json j = app::timing_json(t);
+    if (listing) j["listing"] = app::listing_json(t);
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  print_timing_text(t);
+  if (listing) print_timing_listing(t);
+}
+
 int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
   std::printf("%-26s %-30s %10s %10s %14s  %-14s %6s %6s %6s %7s %9s  %s\n", "kernel", "shape", "cycles", "us",
               "TFLOP/s|GB/s", "limiter", "MFMA%", "VALU%", "LDS%", "L2 hit", "HBM MB", "reference");
@@ -175,9 +188,7 @@ int run_timed(const app::SuiteTarget& target, const po::variables_map& vm) {
   }
   if (shown) std::fprintf(stderr, "\n");
   const app::TimedRun& t = run->view;
-  if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
-  else print_timing_text(t);
-  if (vm.count("listing") && !vm.count("json")) print_timing_listing(t);
+  report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
   if (vm.count("out")) {
     const std::string id = vm["run-id"].as<std::string>();
     app::record_timing(vm["out"].as<std::string>(), id.empty() ? app::default_run_id("timing", t.kernel, target.arch.name) : id,
@@ -225,9 +236,7 @@ int run_code_object(const po::variables_map& vm) {
     const std::string& shape = run->shape;
     if (run->model) {
       const app::TimedRun& t = run->view;
-      if (vm.count("json")) std::cout << app::timing_json(t).dump() << "\n";
-      else print_timing_text(t);
-      if (vm.count("listing") && !vm.count("json")) print_timing_listing(t);
+      report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
       if (vm.count("out")) app::record_timing(vm["out"].as<std::string>(), id, t, store_writer_options());
       if (vm.count("plot")) {
         const std::string e = write_roofline(vm["plot"].as<std::string>(), run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
@@ -309,7 +318,8 @@ int run_sim(const std::vector<std::string>& args) {
       "that reads an MFMA result too early), the static bound of `tilelab check`, and\n"
       "the arch figures that are assumptions.  --cus N spreads the grid over N CUs\n"
       "(default: the chip's); --top N instructions (default 10); --listing adds the\n"
-      "whole program in order with those columns (barrier waits on the s_barrier);\n"
+      "whole program in order with those columns (barrier waits on the s_barrier;\n"
+      "with --json as \"listing\", one object per instruction);\n"
       "--out stores the run\n"
       "(backend cycle-model; per-wave spans and per-issue records; run id default\n"
       "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"

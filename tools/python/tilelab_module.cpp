@@ -11,6 +11,7 @@
 #include "app/on_device.hpp"
 #include "app/lds_json.hpp"
 #include "app/design_check_run.hpp"
+#include "app/emulator_coverage.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "layouts/expr.hpp"
 #include "layouts/tv_layout.hpp"
@@ -655,6 +656,13 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
+  m.def("coverage", [](const py::object& paths) {
+    const std::vector<std::string> files =
+        py::isinstance<py::str>(paths) ? std::vector<std::string>{paths.cast<std::string>()} : paths.cast<std::vector<std::string>>();
+    return from_json(app::coverage_json(app::emulator_coverage(files)));
+  }, py::arg("paths"),
+     "`tilelab disasm --coverage PATHS... --json`: what stands between code objects (or assembly) and a functional "
+     "run: per kernel whether the emulator can run it and why not, the opcodes it cannot run with their counts.");
   m.def("run", [](const std::string& kernel, const std::string& device, const py::object& shape, std::uint64_t seed,
                   int reps, int warmup, bool flush, bool wave_stamps, const std::string& arch_name,
                   const std::string& code_objects, const py::object& out, const py::object& run_id, double wait) {
@@ -738,7 +746,9 @@ PYBIND11_MODULE(_tilelab, m) {
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
     if (timed_run) {
       const app::TimedRun& t = timed_run->view;
-      py::dict tm = from_json(app::timing_json(t));
+      Json tj = app::timing_json(t);
+      tj["listing"] = app::listing_json(t);
+      py::dict tm = from_json(tj);
       add_timing_columns(tm, *t.timing, *t.program);
       d["timing"] = tm;
       if (t.timing->sampled_xcds) d["pass"] = py::none();  // the other XCDs' output was never written
