@@ -574,3 +574,24 @@ def test_timing_listing_is_the_clis():
     barriers = [r for r in listing if r["text"] == "s_barrier"]
     assert barriers and all(r["waits_most_on"] == "barrier" for r in barriers if r["stall"])
     assert any(r["loop_depth"] > 0 for r in listing) and {r["class"] for r in listing} >= {"MFMA", "LDS", "SALU"}
+
+
+def test_compile_is_the_builds(tmp_path):
+    # The build's compiler and flags into another folder: the same kernels and
+    # resources as the build's code object (the bytes differ only because the
+    # linker's output depends on the output path).
+    built = {k["name"]: k for k in t.disasm(os.path.join(os.environ["TILELAB_CODE_OBJECTS"], "gfx950", "mfma_rate.hsaco"))}
+    r = t.compile("mfma_rate", out_dir=str(tmp_path))
+    assert [(x["path"], x["arch"]) for x in r] == [(str(tmp_path / "gfx950" / "mfma_rate.hsaco"), "gfx950")]
+    assert {k["name"] for k in r[0]["kernels"]} == set(built)
+    for k in r[0]["kernels"]:
+        assert {f: k[f] for f in k} == {f: built[k["name"]][f] for f in k}
+    cli = subprocess.run([os.environ["TILELAB_CLI"], "compile", "mfma_rate", "--out-dir", str(tmp_path / "cli")],
+                         capture_output=True, text=True, check=True).stdout
+    assert (tmp_path / "cli" / "gfx950" / "mfma_rate.hsaco").exists() and "mfma_dependent_chain" in cli
+    with pytest.raises(ValueError, match="no kernel named 'nope' \\(there are: rmsnorm, "):
+        t.compile("nope", out_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="gemm_mxfp4 is built for gfx950 only"):
+        t.compile("gemm_mxfp4", arch="gfx942", out_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="'gfx90a' is not gfx950, gfx942 or all"):
+        t.compile("mfma_rate", arch="gfx90a", out_dir=str(tmp_path))

@@ -10,6 +10,7 @@
 
 #include "app/on_device.hpp"
 #include "app/lds_json.hpp"
+#include "app/compile_kernel.hpp"
 #include "app/design_check_run.hpp"
 #include "app/emulator_coverage.hpp"
 #include "kernels/code_object_dir.hpp"
@@ -656,6 +657,40 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
+  m.def("compile", [](const std::string& kernel, const std::string& arch_name, const py::object& out_dir) {
+    const std::vector<app::CompileJob> jobs = app::compile_jobs(kernel, arch_name);
+    const std::string dir = out_dir.is_none() ? kernels::code_object_dir() : out_dir.cast<std::string>();
+    py::list out;
+    for (const app::CompileJob& job : jobs) {
+      std::string path;
+      {
+        py::gil_scoped_release release;
+        path = app::compile_suite_kernel(job, dir);
+      }
+      const isa::CodeObject co = isa::read_code_object(path);
+      py::list ks;
+      for (const isa::Kernel& k : co.kernels) {
+        py::dict d;
+        d["name"] = k.name;
+        d["vgprs"] = k.vgpr_count;
+        d["agprs"] = k.agpr_count;
+        d["sgprs"] = k.sgpr_count;
+        d["lds_bytes"] = k.group_segment_fixed_size;
+        d["scratch_bytes"] = k.private_segment_fixed_size;
+        ks.append(d);
+      }
+      py::dict d;
+      d["path"] = path;
+      d["arch"] = job.arch;
+      d["kernels"] = ks;
+      out.append(d);
+    }
+    return out;
+  }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("out_dir") = py::none(),
+     "`tilelab compile KERNEL|all [--arch gfx950|gfx942|all] [--out-dir DIR]`: the suite source compiled offline "
+     "with the build's compiler and flags into DIR/<arch>/KERNEL.hsaco (default DIR: code_object_dir()).  Returns "
+     "per code object its path, arch and kernels' resources (disasm's keys).  ValueError for an unknown kernel or "
+     "arch; RuntimeError when the compiler fails.");
   m.def("coverage", [](const py::object& paths) {
     const std::vector<std::string> files =
         py::isinstance<py::str>(paths) ? std::vector<std::string>{paths.cast<std::string>()} : paths.cast<std::vector<std::string>>();
