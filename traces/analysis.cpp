@@ -13,11 +13,11 @@
 
 namespace tilelab::traces {
 
-namespace {
-
 std::string name_or(const std::vector<std::string>& names, std::size_t i, const std::string& prefix) {
   return i < names.size() ? names[i] : prefix + std::to_string(i);
 }
+
+namespace {
 
 std::map<std::string, Totals> totals(const Reader& r, const std::string& run, CompareBy by, bool as_thread_trace) {
   std::vector<std::string> classes = r.class_names(run), opcodes = r.opcode_names(run);
@@ -62,20 +62,6 @@ std::uint64_t lds_conflicts(const Reader& r, const std::string& run) {
   return c;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\';
-    if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      o += buf;
-      continue;
-    }
-    o += ch;
-  }
-  return o;
-}
 
 }  // namespace
 
@@ -279,138 +265,5 @@ void print_json(const Comparison& c, std::ostream& o) {
   o << j.dump() << "\n";
 }
 
-namespace {
-// One run's waves and instructions, its CUs as processes pid_base + CU named
-// "<label>CU n".  Appends to `o` through emit.
-// The chip's counters over time (a cycle-model run's `xcd_counters`): per
-// XCD a process "XCD n" with two counter tracks, the L2 hit rate (%) and the
-// bytes moved to and from HBM per clock, one sample per window and a last
-// one of 0 where the run's windows end.
-void export_xcd_counters(const Reader& r, const std::string& run, std::uint64_t pid_base, const std::string& label,
-                         const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
-  const std::vector<XcdCounterRecord> rows = r.xcd_counters(run);
-  std::map<std::uint16_t, std::int64_t> end;  // per XCD, where its last window ends
-  auto sample = [&](std::uint64_t pid, std::int64_t ts, const char* name, double value) {
-    std::ostringstream c;
-    c << "{\"ph\":\"C\",\"name\":\"" << name << "\",\"pid\":" << pid << ",\"ts\":" << ts << ",\"args\":{\"value\":"
-      << value << "}}";
-    emit(c.str());
-    ++st.counter_samples;
-  };
-  for (const XcdCounterRecord& x : rows) {
-    const std::uint64_t pid = pid_base + kXcdPidOffset + x.xcd;
-    if (!end.count(x.xcd))
-      emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) + ",\"args\":{\"name\":\"" +
-           json_escape(label) + "XCD " + std::to_string(x.xcd) + "\"}}");
-    sample(pid, x.start, "L2 hit %", x.l2_requests ? 100.0 * static_cast<double>(x.l2_hits) / static_cast<double>(x.l2_requests) : 0);
-    sample(pid, x.start, "HBM bytes/clock", x.cycles > 0 ? static_cast<double>(x.hbm_bytes) / static_cast<double>(x.cycles) : 0);
-    end[x.xcd] = std::max(end[x.xcd], x.start + x.cycles);
-  }
-  for (const auto& [xcd, ts] : end) {
-    sample(pid_base + kXcdPidOffset + xcd, ts, "L2 hit %", 0);
-    sample(pid_base + kXcdPidOffset + xcd, ts, "HBM bytes/clock", 0);
-  }
-}
-
-void export_run(const Reader& r, const std::string& run, std::uint64_t group, std::uint64_t pid_base,
-                const std::string& label, const std::function<void(const std::string&)>& emit, PerfettoStats& st) {
-  std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
-  std::vector<WaveRecord> waves = r.waves(run);
-  for (const WaveRecord& w : waves) {
-    std::ostringstream m;
-    m << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_base + w.cu << ",\"tid\":" << w.wave
-      << ",\"args\":{\"name\":\"SIMD " << int(w.simd) << " slot " << int(w.slot) << " wave " << w.wave << "\"}}";
-    emit(m.str());
-  }
-  std::map<std::uint16_t, bool> cus;
-  for (const WaveRecord& w : waves) cus[w.cu] = true;
-  for (const auto& [cu, unused] : cus) {
-    (void)unused;
-    emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid_base + cu) +
-         ",\"args\":{\"name\":\"" + json_escape(label) + "CU " + std::to_string(cu) + "\"}}");
-  }
-  // Slices, wave by wave (so grouping merges one wave's consecutive instructions).
-  // On a wave's track the slices never overlap: an instruction's slice ends
-  // where the next one's first attempt begins; an operation still in flight
-  // then (a load, an MFMA) is drawn as an async slice from issue to
-  // completion, which Perfetto lays out on tracks of their own.
-  std::uint64_t async_id = 0;
-  r.for_each_wave_events(run, [&](const WaveRecord& w, const std::vector<EventRecord>& ev) {
-    const std::uint32_t wave = w.wave;
-    for (std::size_t i = 0; i < ev.size(); i += group) {
-      std::size_t end = std::min(ev.size(), i + group);
-      std::int64_t begin = ev[i].issue, finish = ev[i].complete;
-      std::uint64_t stall = 0;
-      for (std::size_t k = i; k < end; ++k) {
-        finish = std::max(finish, ev[k].complete);
-        stall += ev[k].stall;
-      }
-      if (end < ev.size()) {
-        const std::int64_t next_attempt = ev[end].issue - static_cast<std::int64_t>(ev[end].stall);
-        if (group == 1 && finish > next_attempt && next_attempt >= begin) {
-          std::ostringstream a;
-          a << "{\"ph\":\"b\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
-            << "\",\"id\":" << async_id << ",\"pid\":" << pid_base + w.cu << ",\"tid\":" << wave << ",\"ts\":" << begin << "},\n"
-            << "{\"ph\":\"e\",\"cat\":\"in flight\",\"name\":\"" << json_escape(name_or(opcodes, ev[i].opcode, "op "))
-            << "\",\"id\":" << async_id << ",\"pid\":" << pid_base + w.cu << ",\"tid\":" << wave << ",\"ts\":" << finish << "}";
-          emit(a.str());
-          ++async_id;
-        }
-        if (next_attempt >= begin) finish = std::min(finish, next_attempt);
-      }
-      if (ev[i].stall > 0 && group == 1) {
-        std::ostringstream s;
-        s << "{\"ph\":\"X\",\"cat\":\"stall\",\"name\":\"stall: "
-          << json_escape(name_or(reasons, ev[i].stall_reason, "reason ")) << "\",\"pid\":" << pid_base + w.cu
-          << ",\"tid\":" << wave << ",\"ts\":" << begin - static_cast<std::int64_t>(ev[i].stall)
-          << ",\"dur\":" << ev[i].stall << "}";
-        emit(s.str());
-        ++st.slices;
-      }
-      std::ostringstream s;
-      std::string name = group == 1 ? name_or(opcodes, ev[i].opcode, "op ") : std::to_string(end - i) + " instructions";
-      s << "{\"ph\":\"X\",\"cat\":\"instruction\",\"name\":\"" << json_escape(name) << "\",\"pid\":" << pid_base + w.cu
-        << ",\"tid\":" << wave << ",\"ts\":" << begin << ",\"dur\":" << std::max<std::int64_t>(finish - begin, 0)
-        << ",\"args\":{\"pc\":" << ev[i].pc << ",\"stall\":" << stall << "}}";
-      emit(s.str());
-      ++st.slices;
-    }
-  });
-  export_xcd_counters(r, run, pid_base, label, emit, st);
-}
-}  // namespace
-
-PerfettoStats export_perfetto(const Reader& r, const std::vector<std::string>& runs, std::ostream& o,
-                              std::uint64_t max_slices) {
-  PerfettoStats st;
-  std::vector<std::uint64_t> groups;
-  std::string names, units;
-  const std::uint64_t budget = std::max<std::uint64_t>(max_slices / std::max<std::size_t>(runs.size(), 1), 1);
-  for (const std::string& run : runs) {
-    const RunView v = r.run(run);
-    st.events += v.events;
-    groups.push_back(std::max<std::uint64_t>(1, (v.events + budget - 1) / budget));
-    st.group = std::max(st.group, groups.back());
-    names += (names.empty() ? "" : ", ") + run;
-    units += (units.empty() ? "" : ", ") + v.info.time_unit;
-  }
-  o << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":\"" << json_escape(names) << "\",\"time_unit\":\""
-    << json_escape(units) << "\",\"instructions_per_slice\":" << st.group << "},\"traceEvents\":[\n";
-  bool first = true;
-  auto emit = [&](const std::string& e) {
-    o << (first ? "" : ",\n") << e;
-    first = false;
-  };
-  // Several runs side by side: run i's CUs are processes i x 100000 + CU,
-  // named "<run>: CU n", so Perfetto shows them as parallel groups of tracks.
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    export_run(r, runs[i], groups[i], 100000 * i, runs.size() > 1 ? runs[i] + ": " : "", emit, st);
-  o << "\n]}\n";
-  return st;
-}
-
-PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& o, std::uint64_t max_slices) {
-  return export_perfetto(r, std::vector<std::string>{run}, o, max_slices);
-}
 
 }  // namespace tilelab::traces

@@ -61,6 +61,10 @@ struct Comparison {
 // decoder's categories [I]: no public table lists them per instruction.
 std::string thread_trace_category(std::string_view mnemonic);
 
+// The name a run's table gives index i (an opcode, a class, a stall reason),
+// or prefix + i when the table has none.
+std::string name_or(const std::vector<std::string>& names, std::size_t i, const std::string& prefix);
+
 // Throws StoreError when the runs' kernels or problem shapes differ and
 // force is false, naming both values.  Compared by class, a run whose classes
 // are the thread trace's categories and one whose are tilelab's (a
@@ -69,32 +73,5 @@ std::string thread_trace_category(std::string_view mnemonic);
 Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force);
 void print_table(const Comparison& c, CompareBy by, std::ostream& out);
 void print_json(const Comparison& c, std::ostream& out);
-
-struct PerfettoStats {
-  std::uint64_t events = 0;
-  std::uint64_t slices = 0;
-  std::uint64_t group = 1;  // instructions per slice (1 unless the trace was too big)
-  std::uint64_t counter_samples = 0;  // samples on the XCDs' counter tracks
-};
-
-// The XCDs' counter tracks are processes kXcdPidOffset + XCD (after the CUs').
-inline constexpr std::uint64_t kXcdPidOffset = 50000;
-
-// Chrome trace-event JSON (Perfetto opens it): a process per CU, a thread
-// per wave named by SIMD and slot, a slice per instruction and one per stall
-// (never overlapping on a wave's track), and an async "in flight" slice from
-// issue to completion for an operation still running when the wave moves on;
-// for a cycle-model run on the chip, a process per XCD with counter tracks
-// (L2 hit %, HBM bytes per clock) over the run's windows.
-// A run with more than max_slices events is written with consecutive
-// instructions of a wave grouped into one slice, so the JSON stays loadable.
-PerfettoStats export_perfetto(const Reader& r, const std::string& run, std::ostream& out,
-                              std::uint64_t max_slices = 2'000'000);
-// Several runs in one file (an imported hardware run beside a simulated one):
-// each run's CUs are their own processes, named "<run>: CU n", so Perfetto
-// draws the runs' waves on parallel groups of tracks; the slice budget is
-// shared evenly.
-PerfettoStats export_perfetto(const Reader& r, const std::vector<std::string>& runs, std::ostream& out,
-                              std::uint64_t max_slices = 2'000'000);
 
 }  // namespace tilelab::traces

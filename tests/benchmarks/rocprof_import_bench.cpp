@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "traces/analysis.hpp"
+#include "traces/perfetto.hpp"
 #include "traces/rocprof/profile.hpp"
 #include "traces/store.hpp"
 

@@ -595,3 +595,81 @@ def test_compile_is_the_builds(tmp_path):
         t.compile("gemm_mxfp4", arch="gfx942", out_dir=str(tmp_path))
     with pytest.raises(ValueError, match="'gfx90a' is not gfx950, gfx942 or all"):
         t.compile("mfma_rate", arch="gfx90a", out_dir=str(tmp_path))
+
+
+def protobuf_fields(data):
+    # A protobuf message's fields as (number, value) in order: varints as
+    # ints, length-delimited as bytes, 64-bit as 8 raw bytes.  Written from the
+    # wire-format spec, independently of the exporter.
+    out, i = [], 0
+    def varint():
+        nonlocal i
+        v, shift = 0, 0
+        while True:
+            b = data[i]; i += 1
+            v |= (b & 0x7f) << shift; shift += 7
+            if b < 0x80:
+                return v
+    while i < len(data):
+        key = varint()
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            out.append((field, varint()))
+        elif wire == 2:
+            n = varint(); out.append((field, data[i:i + n])); i += n
+        elif wire == 1:
+            out.append((field, data[i:i + 8])); i += 8
+        else:
+            raise AssertionError(f"wire type {wire} at byte {i}")
+    return out
+
+
+def test_perfetto_protobuf_holds_what_the_json_holds(tmp_path):
+    import struct
+    store = str(tmp_path / "s.h5")
+    t.sim("gemm_bf16", "gfx950", shape=(256, 128, 128), seed=3, timing=True, out=store)
+    run = "timing-gemm_bf16-gfx950"
+    js = t.export_perfetto(store, [run], str(tmp_path / "t.json"))
+    pb = t.export_perfetto(store, [run], str(tmp_path / "t.pftrace"))
+    assert pb == js  # the same walk: slices, groups, counter samples
+    events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+    data = (tmp_path / "t.pftrace").read_bytes()
+    assert len(data) * 3 < len((tmp_path / "t.json").read_bytes())
+    packets = [p for f, p in protobuf_fields(data)]
+    assert all(f == 1 for f, _ in protobuf_fields(data))  # Trace.packet
+    names, tracks, begins, ends, counters = {}, {}, [], [], []
+    for k, raw in enumerate(packets):
+        p = dict(protobuf_fields(raw))
+        assert p[10] == 1  # one trusted sequence
+        assert k > 0 or p[13] & 1  # the first clears the incremental state
+        if 12 in p:  # interned event names
+            for f, n in protobuf_fields(p[12]):
+                if f == 2:
+                    e = dict(protobuf_fields(n)); names[e[1]] = e[2].decode()
+        if 60 in p:  # a track
+            d = dict(protobuf_fields(p[60]))
+            tracks[d[1]] = d
+        if 11 in p:
+            ev = dict(protobuf_fields(p[11]))
+            assert p[13] & 2 and ev[11] in tracks
+            if ev[9] == 1:
+                begins.append((ev[11], p[8], names[ev[10]]))
+            elif ev[9] == 2:
+                ends.append((ev[11], p[8]))
+            else:
+                assert ev[9] == 4 and 8 in tracks[ev[11]]
+                counters.append(struct.unpack("<d", ev[44])[0])
+    # The JSON's slices (X) and in-flight pairs (b/e), by name, are the protobuf's slices.
+    json_names = sorted([e["name"] for e in events if e["ph"] in ("X", "b")])
+    assert sorted(n for _, _, n in begins) == json_names and len(ends) == len(begins)
+    assert len(counters) == pb["counter_samples"] == sum(1 for e in events if e["ph"] == "C")
+    processes = [d for d in tracks.values() if 3 in d]
+    assert len(processes) == sum(1 for e in events if e.get("name") == "process_name")
+    # On every track the slices nest (here: never overlap), as Perfetto requires.
+    for uuid in tracks:
+        spans = [(b, e) for (tb, b, _), (te, e) in zip(begins, ends) if tb == uuid]
+        for (b0, e0), (b1, e1) in zip(spans, spans[1:]):
+            assert e0 <= b1 and b0 <= e0
+    with pytest.raises(ValueError, match="the trace's name says its format: .json"):
+        t.export_perfetto(store, [run], str(tmp_path / "t.trace"))
+    assert not (tmp_path / "t.trace").exists()

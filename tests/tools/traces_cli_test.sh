@@ -87,6 +87,14 @@ assert threads == set(range(8)), threads
 assert len(slices) == 800, len(slices)
 assert all(e["dur"] >= 0 for e in slices)
 PY
+run export "$tmp/t.h5" sim-0 --perfetto "$tmp/trace.pftrace"
+check "export protobuf exit" 0 "$rc"
+contains "export protobuf message" "wrote $tmp/trace.pftrace: " "$out"
+check "export protobuf is smaller" "yes" "$([ "$(stat -c %s "$tmp/trace.pftrace")" -lt "$(stat -c %s "$tmp/trace.json")" ] && echo yes)"
+run export "$tmp/t.h5" sim-0 --perfetto "$tmp/trace.txt"
+check "export unknown format exit" 2 "$rc"
+contains "export unknown format message" "the trace's name says its format: .json (Chrome trace-event JSON) or .pftrace" "$err"
+check "export unknown format writes nothing" "" "$(ls "$tmp" | grep 'trace.txt')"
 run export "$tmp/t.h5" nope --perfetto "$tmp/none.json"
 check "export missing run exit" 1 "$rc"
 check "export writes nothing" "" "$(ls "$tmp" | grep none)"

@@ -13,6 +13,7 @@
 
 #include "synthetic_runs.hpp"
 #include "traces/analysis.hpp"
+#include "traces/perfetto.hpp"
 
 namespace tilelab {
 namespace {

@@ -147,15 +147,20 @@ int run_compare(const std::vector<std::string>& args) {
 
 int run_export(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab export FILE RUN [RUN ...] --perfetto OUT.json [--max-slices N]\n"
+      "usage: tilelab export FILE RUN [RUN ...] --perfetto OUT.pftrace|OUT.json [--max-slices N]\n"
       "       tilelab export FILE RUN [RUN ...] --rocprof DIR\n\n"
-      "Chrome trace-event JSON for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
+      "The runs' timelines for the Perfetto UI (ui.perfetto.dev): a process per CU,\n"
       "a track per wave (named by SIMD and slot), a slice per instruction and one per\n"
-      "stall; for a cycle-model run on the chip, a process per XCD with two counter\n"
-      "tracks over the run's windows (L2 hit %, HBM bytes per clock).  Above --max-slices events (default 2,000,000) consecutive instructions of\n"
-      "a wave are grouped into one slice (the count is in otherData), which keeps the\n"
-      "JSON loadable.  Timestamps are the run's own unit (cycles or ns, in otherData)\n"
-      "written where the format expects microseconds: read the time axis in that unit.\n"
+      "stall, an operation still in flight when its wave moves on on tracks of its own;\n"
+      "for a cycle-model run on the chip, a process per XCD with two counter tracks\n"
+      "over the run's windows (L2 hit %, HBM bytes per clock).  OUT's name says the\n"
+      "format: .pftrace (or .perfetto-trace) is Perfetto's own protobuf trace, as\n"
+      "rocprofv3 writes it (names interned: about a quarter of the JSON's size), one\n"
+      "cycle shown as one nanosecond; .json is Chrome trace-event JSON, any viewer\n"
+      "reads it, its timestamps are the run's own unit (cycles or ns, in otherData)\n"
+      "written where the format expects microseconds.  Above --max-slices events\n"
+      "(default 2,000,000) consecutive instructions of a wave are grouped into one\n"
+      "slice, which keeps the trace loadable.\n"
       "Several runs (an imported rocprofv3 thread trace beside a cycle-model run of the\n"
       "same kernel) go into one file as parallel groups of tracks, each CU named\n"
       "\"<run>: CU n\"; the slice budget is shared between them.\n"
@@ -202,6 +207,8 @@ int run_export(const std::vector<std::string>& args) {
               << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "")
               << (st.counter_samples ? ", " + std::to_string(st.counter_samples) + " samples on the XCDs' counter tracks" : "")
               << "\n";
+  } catch (const std::invalid_argument& e) {  // OUT's name gives no format
+    return usage_error("export", e.what());
   } catch (const std::exception& e) {
     return store_error(e);
   }

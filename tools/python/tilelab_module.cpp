@@ -582,10 +582,12 @@ PYBIND11_MODULE(_tilelab, m) {
                               std::uint64_t max_slices) {
     if (runs.empty()) throw std::invalid_argument("runs: name at least one run");
     const traces::PerfettoStats st = app::write_perfetto(path, runs, out, max_slices);
-    return py::dict(py::arg("events") = st.events, py::arg("slices") = st.slices, py::arg("group") = st.group);
+    return py::dict(py::arg("events") = st.events, py::arg("slices") = st.slices, py::arg("group") = st.group,
+                    py::arg("counter_samples") = st.counter_samples);
   }, py::arg("path"), py::arg("runs"), py::arg("out"), py::arg("max_slices") = 2'000'000,
-     "`tilelab export FILE RUN... --perfetto OUT.json`: the runs' timelines for Perfetto, written whole or not at "
-     "all.  Returns events, slices and instructions per slice.");
+     "`tilelab export FILE RUN... --perfetto OUT.json|OUT.pftrace`: the runs' timelines for Perfetto (Chrome "
+     "trace-event JSON, or Perfetto's protobuf trace, as OUT's name says), written whole or not at all.  Returns "
+     "events, slices, instructions per slice and counter samples.");
   m.def("export_rocprof", [](const std::string& path, const std::vector<std::string>& runs, const std::string& folder) {
     if (runs.empty()) throw std::invalid_argument("runs: name at least one run");
     return traces::rocprof::export_runs(traces::Reader(path), runs, folder);
