@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <stdexcept>
 
 #include <toml++/toml.h>
@@ -114,16 +115,25 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
   }
 }
 
-// Points already stored (a resumed sweep): run id -> predicted time in us.
+// Points already stored (a resumed sweep), in OUT and in any shard beside it
+// (a killed sweep's): run id -> predicted time in us.
 std::map<std::string, double> stored_points(const std::string& out) {
   std::map<std::string, double> stored;
-  if (out.empty() || !fs::exists(out)) return stored;
-  const traces::Reader r(out);
-  for (const std::string& id : r.run_ids()) {
-    const traces::RunView v = r.run(id);
-    if (v.summary) stored[id] = v.summary->median_ns / 1000;
+  if (out.empty()) return stored;
+  std::vector<std::string> stores = shard_paths(out);
+  if (fs::exists(out)) stores.insert(stores.begin(), out);
+  for (const std::string& file : stores) {
+    const traces::Reader r(file);
+    for (const std::string& id : r.run_ids()) {
+      const traces::RunView v = r.run(id);
+      if (v.summary) stored.emplace(id, v.summary->median_ns / 1000);
+    }
   }
   return stored;
+}
+
+bool own_point(const SweepOptions& o, std::size_t problem, std::size_t candidate) {
+  return static_cast<int>((problem + candidate) % static_cast<std::size_t>(std::max(1, o.ranks))) == o.rank;
 }
 
 }  // namespace
@@ -186,8 +196,12 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
   r.spec = spec;
   r.full = options.full;
   r.points.assign(spec.problems.size(), std::vector<SweepPoint>(spec.candidates.size()));
-  const std::size_t total = spec.candidates.size() * spec.problems.size();
-  std::size_t done = 0;
+  SweepOptions own = options;  // where this rank's points go
+  if (options.ranks > 1 && !options.out.empty()) own.out = shard_path(options.out, options.rank);
+  std::size_t total = 0, done = 0;
+  for (std::size_t p = 0; p < spec.problems.size(); ++p)
+    for (std::size_t c = 0; c < spec.candidates.size(); ++c)
+      total += own_point(options, p, c);
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::optional<Loaded>> loaded(spec.candidates.size());  // read on a candidate's first unstored point
   for (std::size_t p = 0; p < spec.problems.size(); ++p) {
@@ -195,12 +209,16 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
       const SweepCandidate& cand = spec.candidates[c];
       const std::string id = sweep_run_id(spec, cand, spec.problems[p]);
       SweepPoint& pt = r.points[p][c];
+      const bool mine = own_point(options, p, c);
       if (const auto it = stored.find(id); it != stored.end()) {
-        pt = {it->second, "", true};
+        pt = {it->second, "", true, false};
+      } else if (!mine) {
+        pt.elsewhere = true;
       } else {
         if (!loaded[c]) loaded[c] = load(cand);
-        pt = evaluate(spec.name, cand, *loaded[c], spec.problems[p], options, id);
+        pt = evaluate(spec.name, cand, *loaded[c], spec.problems[p], own, id);
       }
+      if (!mine) continue;
       ++done;
       if (!progress) continue;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -214,6 +232,93 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
     }
   }
   return r;
+}
+
+std::string shard_path(const std::string& out, int rank) { return out + ".shard-" + std::to_string(rank) + ".h5"; }
+
+std::vector<std::string> shard_paths(const std::string& out) {
+  std::vector<std::string> found;
+  const fs::path dir = fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path();
+  const std::string prefix = fs::path(out).filename().string() + ".shard-";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || !name.ends_with(".h5") || !e.is_regular_file()) continue;
+    const std::string rank = name.substr(prefix.size(), name.size() - prefix.size() - 3);
+    if (!rank.empty() && std::all_of(rank.begin(), rank.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+      found.push_back((fs::path(out).parent_path() / name).string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::size_t merge_shards(const SweepSpec& spec, const SweepOptions& options) {
+  const std::vector<std::string> shards = shard_paths(options.out);
+  if (shards.empty()) return 0;
+  std::set<std::string> in_out;
+  if (fs::exists(options.out))
+    for (const std::string& id : traces::Reader(options.out).run_ids()) in_out.insert(id);
+  std::map<std::string, std::string> holder;  // run id -> the shard that has it
+  std::map<std::string, std::vector<std::string>> shard_runs;
+  for (const std::string& s : shards)
+    for (const std::string& id : traces::Reader(s).run_ids()) {
+      holder.emplace(id, s);
+      shard_runs[s].push_back(id);
+    }
+  // In the sweep's order, consecutive points of one shard adopted together.
+  std::size_t moved = 0;
+  std::string from;
+  std::vector<std::string> batch;
+  auto flush = [&] {
+    if (!batch.empty()) traces::adopt_runs(options.out, from, batch, options.store);
+    moved += batch.size();
+    for (const std::string& id : batch) in_out.insert(id);
+    batch.clear();
+  };
+  for (const ProblemShape& p : spec.problems)
+    for (const SweepCandidate& c : spec.candidates) {
+      const std::string id = sweep_run_id(spec, c, p);
+      const auto it = holder.find(id);
+      if (in_out.count(id) || it == holder.end()) continue;
+      if (it->second != from) flush(), from = it->second;
+      batch.push_back(id);
+    }
+  flush();
+  for (const std::string& s : shards) {
+    const std::vector<std::string>& ids = shard_runs[s];
+    if (!std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return in_out.count(id) > 0; })) continue;
+    std::error_code ec;
+    fs::remove_all(s + ".runs", ec);
+    fs::remove(s, ec);
+    fs::remove(s + ".lock", ec);
+    // A killed rank's journal and index copy (its run files were in the folder).
+    const std::string name = fs::path(s).filename().string();
+    for (const auto& e : fs::directory_iterator(fs::path(s).parent_path().empty() ? fs::path(".") : fs::path(s).parent_path(), ec)) {
+      const std::string other = e.path().filename().string();
+      if (other.rfind(name + ".journal-", 0) == 0 || other.rfind(name + ".partial-", 0) == 0) fs::remove(e.path(), ec);
+    }
+  }
+  return moved;
+}
+
+Json own_points_json(const SweepResult& r) {
+  Json out = Json::array();
+  for (std::size_t p = 0; p < r.points.size(); ++p)
+    for (std::size_t c = 0; c < r.points[p].size(); ++c) {
+      const SweepPoint& pt = r.points[p][c];
+      if (pt.resumed || pt.elsewhere) continue;
+      out.push_back({p, c, pt.us ? Json(*pt.us) : Json(nullptr), pt.why});
+    }
+  return out;
+}
+
+void absorb_points(SweepResult& r, const Json& points) {
+  for (const Json& x : points) {
+    const std::size_t p = x.at(0).get<std::size_t>(), c = x.at(1).get<std::size_t>();
+    SweepPoint& pt = r.points.at(p).at(c);
+    pt = {x.at(2).is_null() ? std::nullopt : std::optional<double>(x.at(2).get<double>()), x.at(3).get<std::string>(),
+          false, false};
+  }
 }
 
 Json sweep_json(const SweepResult& r) {

@@ -43,6 +43,7 @@ struct SweepPoint {
   std::optional<double> us;  // predicted time; empty: invalid
   std::string why;           // the reason, when invalid
   bool resumed = false;      // read back from the store, not run
+  bool elsewhere = false;    // another rank's point, not known here (yet: absorb_points)
 };
 
 struct SweepOptions {
@@ -50,6 +51,13 @@ struct SweepOptions {
   int threads = 0;
   std::string out;    // the store (empty: nothing stored, nothing resumed)
   traces::WriterOptions store;
+  // Several processes (MPI ranks): this one runs the points (problem p,
+  // candidate c) with (p + c) mod ranks == rank, a fixed balanced split
+  // (each rank gets every candidate on some problems, so neither the cheap
+  // nor the dear candidates gather on one rank; no coordinator, and the same
+  // split on every rerun).  With ranks > 1 it stores them in its shard,
+  // OUT.shard-<rank>.h5, which merge_shards moves into OUT.
+  int rank = 0, ranks = 1;
 };
 
 struct SweepResult {
@@ -63,9 +71,25 @@ struct SweepResult {
 // One line per point as it is done: [k/n] candidate problem: result (elapsed, left).
 using SweepProgress = std::function<void(const std::string&)>;
 
-// Runs (or resumes) the sweep.  Throws only for a store that cannot be read;
-// a point that cannot run is invalid with its reason.
+// Runs (or resumes) the sweep: this rank's points that neither OUT nor any
+// shard beside it holds (a killed sweep's shards count as stored).  Throws
+// only for a store that cannot be read; a point that cannot run is invalid
+// with its reason.
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress = {});
+
+// The shard of `rank` beside `out`, and every shard there is (any rank count).
+std::string shard_path(const std::string& out, int rank);
+std::vector<std::string> shard_paths(const std::string& out);
+
+// Moves the shards' points into OUT in the sweep's order (problem by problem,
+// candidate by candidate: the order a single process stores them in), then
+// removes each shard all of whose runs OUT now holds.  Returns the points moved.
+std::size_t merge_shards(const SweepSpec& spec, const SweepOptions& options);
+
+// The points this rank ran (not resumed, not elsewhere), to send to rank 0:
+// [[problem, candidate, us or null, why], ...]; absorb_points fills them in.
+Json own_points_json(const SweepResult& r);
+void absorb_points(SweepResult& r, const Json& points);
 
 // {"sweep", "coverage", "candidates", "problems": [{"problem", "shape", "winner",
 //  "points": [{"candidate", "us" | null, "invalid", "stored", "run_id"}]}], "wins", "invalid"}

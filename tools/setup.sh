@@ -26,6 +26,7 @@ packages=(
   nlohmann-json3-dev               # JSON output of the CLI and the stored run configurations
   libsqlite3-dev                   # traces/rocprof: rocprofv3's rocpd database
   libsimdjson-dev                  # traces/rocprof: rocprofv3's decoded thread trace (large JSON)
+  libopenmpi-dev openmpi-bin       # `mpirun -n N tilelab sweep`: a sweep over MPI ranks (tested with mpirun)
 )
 
 missing=()

@@ -701,6 +701,64 @@ void RunBatch::publish() {
   session_.reset();
 }
 
+// ---- Runs of another store --------------------------------------------------
+
+namespace {
+
+// The file that holds run `id` of store `from` (schema v2: its own file,
+// found as the Reader finds it, a renamed store's folder included).
+std::string run_file_of(const std::string& from, const std::string& id) {
+  if (!fs::exists(from)) throw StoreError("no such file '" + from + "'");
+  try {
+    h5::File src = h5::File::open(from, false);
+    h5::Group root = src.root();
+    check_store(root, from);
+    if (!root.has("runs") || !root.open_group("runs").has(id)) throw StoreError("no run '" + id + "' in '" + from + "'");
+    const std::string target = root.open_group("runs").external_link_file(id);
+    if (target.empty()) throw StoreError("run '" + id + "' of '" + from + "' is inside the file (schema v1): it cannot be adopted");
+    const fs::path linked = fs::path(store_dir(from)) / target;
+    const fs::path moved = fs::path(runs_folder(from)) / fs::path(target).filename();
+    std::error_code ec;
+    if (fs::is_regular_file(linked, ec)) return linked.string();
+    if (fs::is_regular_file(moved, ec)) return moved.string();
+    throw StoreError("run '" + id + "' of '" + from + "' is stored in '" + linked.lexically_normal().string() + "', which is missing");
+  } catch (const h5::Error& e) {
+    throw StoreError("'" + from + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+void adopt_runs(const std::string& file, const std::string& from, const std::vector<std::string>& ids,
+                const WriterOptions& options) {
+  if (ids.empty()) return;
+  std::vector<std::string> sources;
+  for (const std::string& id : ids) sources.push_back(run_file_of(from, id));
+  StoreSession session(file, options);
+  fs::create_directories(runs_folder(file));
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    session.begin(ids[i]);
+    const std::string partial = runs_folder(file) + "/" + ids[i] + ".h5.partial-" + std::to_string(::getpid());
+    session.journal->created(partial);
+    const int slot = partials::add(partial);
+    try {
+      // The same bytes under a second name (a copy across filesystems).
+      if (::link(sources[i].c_str(), partial.c_str()) != 0) fs::copy_file(sources[i], partial);
+      fsync_path(partial);
+      const std::string run_file = publish_run_file(runs_folder(file), ids[i], partial);
+      partials::remove(slot);
+      session.journal->finished(run_file);
+      session.finished.emplace_back(ids[i], run_file);
+    } catch (const std::exception& e) {
+      std::error_code ec;
+      fs::remove(partial, ec);
+      partials::remove(slot);
+      throw StoreError("cannot adopt run '" + ids[i] + "' into '" + file + "': " + e.what());
+    }
+  }
+  session.publish();
+}
+
 // ============================================================================
 // Reading
 // ============================================================================

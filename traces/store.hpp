@@ -151,6 +151,15 @@ void check_new_run(const std::string& file, const std::string& id);
 
 struct StoreSession;  // what the runs written together share (store.cpp)
 
+// Adds runs `ids` of the store `from` to FILE (created when missing), in that
+// order: each run's own file is linked (copied across filesystems) into
+// FILE.runs/ and FILE's index links it; all published together, or none.
+// `from` is left as it was.  StoreError when FILE already has one of the ids,
+// `from` lacks one, or either is not a store of this schema.  (A sweep's
+// ranks write shards that rank 0 merges this way: app/sweep.)
+void adopt_runs(const std::string& file, const std::string& from, const std::vector<std::string>& ids,
+                const WriterOptions& options = {});
+
 // Writes one run.  Events stream: they are buffered per wave up to a fixed
 // budget and written as per-wave segments, so memory stays bounded and one
 // wave's events read back without scanning the whole trace.

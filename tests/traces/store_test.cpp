@@ -398,6 +398,41 @@ TEST_F(Store, ABatchIsPublishedWholeOrNotAtAll) {
   EXPECT_EQ(r.counters("b").at("SQ_WAVES"), 4);
 }
 
+// Runs of one store adopted by another (a sweep's shards merged): the runs
+// read back the same, in the order asked, the source is left as it was, and a
+// taken id or a missing one changes nothing.
+TEST_F(Store, AdoptedRunsReadBackTheSameAndTheSourceIsUntouched) {
+  SyntheticRun a, b;
+  a.id = "a", b.id = "b", b.waves = 3, b.median_ns = 2000;
+  write_synthetic(path("shard.h5"), a);
+  write_synthetic(path("shard.h5"), b);
+  SyntheticRun own;
+  own.id = "own";
+  write_synthetic(path("out.h5"), own);
+  traces::adopt_runs(path("out.h5"), path("shard.h5"), {"b", "a"});
+  traces::Reader out(path("out.h5")), shard(path("shard.h5"));
+  EXPECT_EQ(out.run_ids(), (std::vector<std::string>{"own", "b", "a"}));
+  EXPECT_EQ(shard.run_ids(), (std::vector<std::string>{"a", "b"}));
+  for (const std::string id : {"a", "b"}) {
+    EXPECT_EQ(out.waves(id).size(), shard.waves(id).size()) << id;
+    EXPECT_EQ(out.run(id).summary->median_ns, shard.run(id).summary->median_ns) << id;
+    EXPECT_EQ(out.run(id).events, shard.run(id).events) << id;
+  }
+  EXPECT_EQ(out.waves("b").size(), 3u);
+  // The shard can go: out's runs stay readable.
+  fs::remove_all(path("shard.h5.runs"));
+  fs::remove(path("shard.h5"));
+  EXPECT_EQ(traces::Reader(path("out.h5")).run("b").summary->median_ns, 2000);
+  write_synthetic(path("shard2.h5"), a);
+  EXPECT_EQ(error_of([&] { traces::adopt_runs(path("out.h5"), path("shard2.h5"), {"a"}); }),
+            "'" + path("out.h5") + "' already has a run 'a'");
+  EXPECT_EQ(error_of([&] { traces::adopt_runs(path("out.h5"), path("shard2.h5"), {"zz"}); }),
+            "no run 'zz' in '" + path("shard2.h5") + "'");
+  EXPECT_EQ(traces::Reader(path("out.h5")).run_ids(), (std::vector<std::string>{"own", "b", "a"}));
+  for (const auto& e : fs::directory_iterator(path("out.h5.runs")))
+    EXPECT_EQ(e.path().string().find(".partial-"), std::string::npos) << e.path();
+}
+
 // SIGINT, SIGTERM and SIGHUP remove the writer's private copy.
 TEST_F(Store, InterruptedWriterRemovesItsCopy) {
   write_synthetic(path("t.h5"), SyntheticRun{});

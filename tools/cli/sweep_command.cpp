@@ -12,6 +12,7 @@
 #include "app/error_text.hpp"
 #include "app/json.hpp"
 #include "app/sweep.hpp"
+#include "tools/cli/mpi_world.hpp"
 #include "tools/cli/cli_util.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/design_run.hpp"
@@ -88,7 +89,14 @@ int run_sweep(const std::vector<std::string>& args) {
       "kernel refuses the shape) is listed as invalid with its reason.  Progress\n"
       "goes to stderr; the summary (each problem's candidates by time, the\n"
       "winner, how often each candidate wins) to stdout; with --json the same as\n"
-      "one JSON object (what Python's tilelab.sweep returns).\n";
+      "one JSON object (what Python's tilelab.sweep returns).\n\n"
+      "On many machines: `mpirun -n N tilelab sweep SWEEP.toml --out sweep.h5` (or\n"
+      "srun).  Rank r runs the points (problem p, candidate c) with (p + c) mod N == r,\n"
+      "a fixed split that gives every rank each candidate on some problems, into its\n"
+      "shard sweep.h5.shard-<r>.h5 beside OUT; rank 0 then merges the shards into\n"
+      "OUT in the sweep's order and prints the summary: the same file, point for\n"
+      "point, and the same output as one process.  A killed sweep's shards count as\n"
+      "stored when it is run again (with any N, or none) and are merged then.\n";
   po::options_description opts;
   opts.add_options()("help", "")("sweep", po::value<std::string>(), "")("out", po::value<std::string>(), "")(
       "full", "")("json", "")("threads", po::value<int>()->default_value(0), "")("wait", po::value<double>()->default_value(60), "");
@@ -114,13 +122,39 @@ int run_sweep(const std::vector<std::string>& args) {
   options.threads = vm["threads"].as<int>();
   options.out = vm.count("out") ? vm["out"].as<std::string>() : "";
   options.store = store_writer_options();
+  // Under mpirun/srun each rank runs its share into its shard; rank 0
+  // gathers the others' points (a barrier), merges the shards into OUT in
+  // the sweep's order and prints the summary a single process would.
+  const MpiWorld world;
+  options.rank = world.rank();
+  options.ranks = world.size();
+  const std::string who = world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "";
   app::SweepResult result;
+  std::string failure;
   try {
-    result = app::run_sweep(spec, options, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+    result = app::run_sweep(spec, options, [&](const std::string& line) { std::fprintf(stderr, "%s%s\n", who.c_str(), line.c_str()); });
   } catch (const std::exception& e) {
-    std::cerr << "error: " << error_text(e) << "\n";
+    failure = error_text(e);
+  }
+  const std::vector<std::string> sent = world.gather(failure.empty() ? app::own_points_json(result).dump() : "!" + failure);
+  if (world.rank() == 0) {
+    for (const std::string& s : sent) {
+      if (s.starts_with("!")) failure = s.substr(1);
+      else if (failure.empty()) app::absorb_points(result, Json::parse(s));
+    }
+    if (failure.empty() && !options.out.empty()) {
+      try {
+        app::merge_shards(spec, options);
+      } catch (const std::exception& e) {
+        failure = error_text(e);
+      }
+    }
+  }
+  if (world.broadcast(failure.empty() ? kOk : kFailed) != kOk) {
+    if (!failure.empty()) std::cerr << "error: " << who << failure << "\n";
     return kFailed;
   }
+  if (world.rank() != 0) return kOk;
   if (vm.count("json")) std::cout << app::sweep_json(result).dump(2) << "\n";
   else print_sweep(result);
   return kOk;

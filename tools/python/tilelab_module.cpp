@@ -540,11 +540,13 @@ PYBIND11_MODULE(_tilelab, m) {
     {
       py::gil_scoped_release release;
       r = app::run_sweep(spec, o);
+      if (!o.out.empty()) app::merge_shards(spec, o);  // a killed MPI sweep's points
     }
     return from_json(app::sweep_json(r));
   }, py::arg("file"), py::arg("out") = py::none(), py::arg("full") = false, py::arg("threads") = 0,
      "`tilelab sweep FILE [--out OUT] [--full] [--threads N] --json`: every candidate of the sweep file at every "
-     "problem, timed by the cycle model; with out, each point stored as a run and a point already there read back. "
+     "problem, timed by the cycle model; with out, each point stored as a run and a point already there (or in a "
+     "killed MPI sweep's shard, merged then) read back. "
      "Returns the CLI's JSON dict: per problem the points (us, or the reason it is invalid) and the winner; wins.");
   m.def("tune_export", [](const std::string& store, const std::string& out) {
     const std::vector<traces::TuningEntry> points = app::sweep_points(store);
