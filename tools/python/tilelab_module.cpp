@@ -265,6 +265,19 @@ void add_timing_columns(py::dict& d, const timing::TimingResult& r, const isa::P
                                py::arg("reason") = column(ereason), py::arg("cls") = column(ecls));
 }
 
+// A kernel's name, arch and resources: disasm's and compile's keys.
+py::dict kernel_resources(const isa::CodeObject& co, const isa::Kernel& k) {
+  py::dict d;
+  d["name"] = k.name;
+  d["arch"] = co.arch;
+  d["vgprs"] = k.vgpr_count;
+  d["agprs"] = k.agpr_count;
+  d["sgprs"] = k.sgpr_count;
+  d["lds_bytes"] = k.group_segment_fixed_size;
+  d["scratch_bytes"] = k.private_segment_fixed_size;
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tilelab, m) {
@@ -629,14 +642,7 @@ PYBIND11_MODULE(_tilelab, m) {
     for (const auto& k : co.kernels) {
       if (!kernel.is_none() && k.name != kernel.cast<std::string>()) continue;
       const isa::Program p = dec.decode(co, k);
-      py::dict d;
-      d["name"] = k.name;
-      d["arch"] = co.arch;
-      d["vgprs"] = k.vgpr_count;
-      d["agprs"] = k.agpr_count;
-      d["sgprs"] = k.sgpr_count;
-      d["lds_bytes"] = k.group_segment_fixed_size;
-      d["scratch_bytes"] = k.private_segment_fixed_size;
+      py::dict d = kernel_resources(co, k);
       py::list insts;
       for (std::size_t i = 0; i < p.instructions.size(); ++i) {
         const auto& inst = p.instructions[i];
@@ -673,16 +679,7 @@ PYBIND11_MODULE(_tilelab, m) {
       }
       const isa::CodeObject co = isa::read_code_object(path);
       py::list ks;
-      for (const isa::Kernel& k : co.kernels) {
-        py::dict d;
-        d["name"] = k.name;
-        d["vgprs"] = k.vgpr_count;
-        d["agprs"] = k.agpr_count;
-        d["sgprs"] = k.sgpr_count;
-        d["lds_bytes"] = k.group_segment_fixed_size;
-        d["scratch_bytes"] = k.private_segment_fixed_size;
-        ks.append(d);
-      }
+      for (const isa::Kernel& k : co.kernels) ks.append(kernel_resources(co, k));
       py::dict d;
       d["path"] = path;
       d["arch"] = job.arch;
