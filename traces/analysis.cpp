@@ -111,6 +111,12 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
   Comparison c;
   c.a = r.run(a);
   c.b = r.run(b);
+  // A run simulated --like the other is its twin, whatever names the profiler gave.
+  auto simulates = [](const RunView& sim, const RunView& hw) {
+    const nlohmann::json cfg = nlohmann::json::parse(sim.info.config_json, nullptr, false);
+    return cfg.is_object() && cfg.contains("like") && cfg["like"] == hw.info.id;
+  };
+  force = force || simulates(c.a, c.b) || simulates(c.b, c.a);
   if (!force && c.a.info.kernel != c.b.info.kernel)
     throw StoreError("runs differ in kernel ('" + c.a.info.kernel + "' vs '" + c.b.info.kernel +
                      "'); use --force to compare anyway");

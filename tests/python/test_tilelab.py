@@ -436,6 +436,34 @@ def test_import_compare_and_export_without_the_cli(tmp_path):
     assert t.__version__.count(".") == 2
 
 
+def test_a_profiled_dispatch_simulated_like_it(tmp_path):
+    data = pathlib.Path(__file__).parent.parent / "data" / "rocprof"
+    # a rocprof-compute workload: the GPU from sysinfo.csv
+    store = str(tmp_path / "w.h5")
+    assert t.import_rocprof(str(data / "rocprof_compute_mi300x"), store) == ["rocprof-0", "rocprof-1", "rocprof-2"]
+    assert t.load_run(store, "rocprof-0")["info"]["arch"] == "gfx942"
+    with pytest.raises(ValueError, match="which is no suite kernel"):
+        t.like(store, "rocprof-0")
+    # a gemm_bf16 dispatch of 2x2 workgroups (M=N=256), given its K
+    trace = tmp_path / "kernel_trace.csv"
+    trace.write_text((data / "kernel_trace.csv").read_text().splitlines()[0] + "\n" +
+                     '"KERNEL_DISPATCH","Agent 2",1,1,7,3,12,"gemm_bf16",3,1000,11000,65536,0,128,0,32,256,1,1,512,2,1\n')
+    store = str(tmp_path / "like.h5")
+    t.import_rocprof(str(trace), store, arch="gfx950")
+    with pytest.raises(ValueError, match="give --shape M,N,K"):
+        t.like(store, "rocprof-3")
+    d = t.like(store, "rocprof-3", shape=[256, 256, 64])
+    assert d == {"kernel": "gemm_bf16", "shape": [256, 256, 64], "shape_text": "M=256,N=256,K=64",
+                 "shape_from": "given", "arch": "gfx950", "workgroups": 4}
+    r = t.sim(d["kernel"], shape=d["shape"], arch=d["arch"], timing=True, out=store, like="rocprof-3")
+    assert r["run_id"] == "rocprof-3-timing"
+    assert t.compare(store, "rocprof-3", "rocprof-3-timing")["a"] == "rocprof-3"  # no force needed
+    if "TILELAB_CLI" in os.environ:  # the same run as `sim --like`, the same config
+        subprocess.run([os.environ["TILELAB_CLI"], "sim", "--like", "rocprof-3", "--out", store, "--timing", "--quiet",
+                        "--shape", "256,256,64", "--run-id", "cli"], capture_output=True, text=True, check=True)
+        assert t.load_run(store, "cli")["info"]["config"] == t.load_run(store, "rocprof-3-timing")["info"]["config"]
+
+
 def test_python_objects_read_back_and_name_their_arguments():
     from tilelab import ComposedLayout, Layout, Swizzle  # noqa: F401  (eval below needs the names)
     layout = t.Layout((4, 8), (8, 1))

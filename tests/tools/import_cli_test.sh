@@ -54,6 +54,42 @@ check "thread trace round trip same store" "same" "$(/usr/bin/python3 "$(dirname
 run export "$tmp/p.h5" rocprof-10 --rocprof "$tmp/x" --perfetto "$tmp/x.json"
 check "export one format at a time" 2 "$rc"
 
+# A rocprof-compute workload (real MI300X files): pmc_perf.csv's dispatches,
+# the GPU from sysinfo.csv, backend rocprof-compute.
+run import rocprof "$data/rocprof_compute_mi300x" --out "$tmp/w.h5"
+check "workload exit" 0 "$rc"
+contains "workload runs" "imported 3 dispatch(es) from 2 file(s)" "$out"
+run runs show "$tmp/w.h5" rocprof-0
+contains "workload provenance" "arch gfx942, device GPU 60633, backend rocprof-compute" "$out"
+contains "workload duration" "median 16119 ns" "$out"
+contains "workload CUs" "counter CU_NUM = 304" "$out"
+contains "workload TCC_HIT from its _sum" "counter TCC_HIT = 66160" "$out"
+
+# sim --like: a profiled gemm_bf16 dispatch of 2x2 workgroups (M=N=256),
+# simulated at the shape given and compared without --force; a shape that
+# launches another grid, a dispatch of no suite kernel, a shape that cannot
+# be found: one line each, nothing stored.
+head -1 "$data/kernel_trace.csv" > "$tmp/gemm_kernel_trace.csv"
+echo '"KERNEL_DISPATCH","Agent 2",1,1,7,3,12,"gemm_bf16",3,1000,11000,65536,0,128,0,32,256,1,1,512,2,1' >> "$tmp/gemm_kernel_trace.csv"
+run import rocprof "$tmp/gemm_kernel_trace.csv" --out "$tmp/like.h5" --arch gfx950
+check "like import exit" 0 "$rc"
+run sim --like rocprof-3 --out "$tmp/like.h5" --timing --quiet
+check "like without a shape exit" 2 "$rc"
+contains "like without a shape says what is missing" "does not say gemm_bf16's shape (profiles record no kernel arguments): its grid is 4 workgroups; give --shape M,N,K" "$err"
+run sim --like rocprof-3 --out "$tmp/like.h5" --timing --quiet --shape 512,256,64
+check "like, another grid exit" 2 "$rc"
+contains "like, another grid" "error: M=512,N=256,K=64 (given) launches 8 workgroups; run 'rocprof-3' ran 4" "$err"
+run sim --like rocprof-3 --out "$tmp/like.h5" --timing --quiet --shape 256,256,64
+check "like exit" 0 "$rc"
+contains "like says what it simulates" "like rocprof-3 (gemm_bf16, 4 workgroups): gemm_bf16 M=256,N=256,K=64, the shape from given" "$out"
+run compare "$tmp/like.h5" rocprof-3 rocprof-3-timing
+check "like compares without --force" 0 "$rc"
+contains "like comparison" "median time: A 10000 ns" "$out"
+run sim --like rocprof-0 --out "$tmp/w.h5" --timing
+check "like of no suite kernel exit" 2 "$rc"
+contains "like of no suite kernel" "('vecCopy'), which is no suite kernel" "$err"
+check "like refused: nothing stored" "3" "$("$tilelab" runs list "$tmp/w.h5" | wc -l)"
+
 # Malformed: one line naming file and line, exit 2, the store untouched.
 head -c 700 "$data/kernel_trace.csv" > "$tmp/cut_kernel_trace.csv"
 run import rocprof "$tmp/cut_kernel_trace.csv" --out "$tmp/bad.h5"

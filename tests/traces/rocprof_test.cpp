@@ -191,6 +191,126 @@ TEST(RocprofImport, CounterCollectionMakesDispatches) {
   EXPECT_EQ(p.dispatches[0].grid[0], 1048576u);
 }
 
+// ---- rocprof-compute workloads and rocprofv2 tables (issue 28) ----
+
+const std::string kWorkload = kData + "rocprof_compute_mi300x";
+
+// The real MI300X workload (AMD's rocprofiler-compute test data): pmc_perf.csv's
+// first row is dispatch 0 of vecCopy, 716380685145736 .. 716380685161855 ns,
+// 1048576 work-items in workgroups of 256, 4+4 VGPRs, 16 SGPRs;
+// SQ_WAVES = 16384.0; TCC_HIT_sum = 66160.0 and TCC_MISS_sum = 131314.0 (its
+// 128 channel columns, from another pass, sum to 131306: the _sum is kept);
+// sysinfo.csv: gfx942, 304 CUs, 8 XCDs.
+TEST(RocprofComputeWorkload, ValuesAsInTheFiles) {
+  const rocprof::Profile p = rocprof::read_profile(kWorkload);
+  EXPECT_EQ(p.profiler, "rocprof-compute");
+  EXPECT_EQ(p.gpu.arch, "gfx942");
+  EXPECT_EQ(p.gpu.cus, 304);
+  EXPECT_EQ(p.gpu.xccs, 8);
+  ASSERT_EQ(p.dispatches.size(), 3u);  // pmc_perf.csv's rows only, not the per-pass files beside it
+  const rocprof::Dispatch& d = p.dispatches[0];
+  EXPECT_EQ(d.dispatch_id, 0u);
+  EXPECT_EQ(d.kernel, "vecCopy(double*, double*, double*, int, int) (.kd)");
+  EXPECT_EQ(d.agent, "GPU 60633");
+  EXPECT_TRUE(d.timed);
+  EXPECT_EQ(d.end_ns - d.start_ns, 16119);
+  EXPECT_EQ(d.grid, (std::array<std::uint64_t, 3>{1048576, 1, 1}));
+  EXPECT_EQ(d.workgroup, (std::array<std::uint64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(d.vgprs, 4);
+  EXPECT_EQ(d.agprs, 4);
+  EXPECT_EQ(d.sgprs, 16);
+  EXPECT_EQ(d.counters.at("SQ_WAVES"), 16384);
+  EXPECT_EQ(d.counters.at("TCC_HIT"), 66160);
+  EXPECT_EQ(d.counters.at("TCC_MISS"), 131314);
+  // No channel column, no repeated description column, no _sum name is a counter.
+  for (const auto& [name, value] : d.counters) {
+    EXPECT_EQ(name.find('['), std::string::npos) << name;
+    EXPECT_NE(name.rfind("_sum"), name.size() - 4) << name;
+    EXPECT_NE(name.rfind("Wave_Size", 0), 0u) << name;
+    EXPECT_NE(name.rfind("Correlation_ID", 0), 0u) << name;
+    EXPECT_NE(name.rfind("XCC_Index", 0), 0u) << name;
+  }
+  EXPECT_EQ(d.counters.count("Start_Timestamp"), 0u);
+  EXPECT_EQ(rocprof::file_kind(kWorkload + "/pmc_perf.csv"), rocprof::FileKind::pmc_perf);
+  EXPECT_EQ(rocprof::file_kind(kWorkload + "/SQ_LEVEL_WAVES.csv"), rocprof::FileKind::pmc_perf);
+  EXPECT_EQ(rocprof::file_kind(kWorkload + "/sysinfo.csv"), rocprof::FileKind::sysinfo);
+}
+
+// Imported: the GPU from sysinfo.csv becomes the runs' arch and the CU_NUM /
+// XCC_NUM counters unless the options say otherwise; backend rocprof-compute.
+TEST(RocprofComputeWorkload, ImportedRunsCarryTheGpu) {
+  TempDir t;
+  const std::string store = t.file("s.h5");
+  const auto ids = rocprof::import_profile(rocprof::read_profile(kWorkload), store, {});
+  ASSERT_EQ(ids, (std::vector<std::string>{"rocprof-0", "rocprof-1", "rocprof-2"}));
+  const Reader r(store);
+  const RunView v = r.run("rocprof-1");
+  EXPECT_EQ(v.info.backend, "rocprof-compute");
+  EXPECT_EQ(v.info.arch, "gfx942");
+  EXPECT_EQ(v.summary->median_ns, 716380685197573 - 716380685184013);
+  EXPECT_EQ(r.counters("rocprof-1").at("CU_NUM"), 304);
+  EXPECT_EQ(r.counters("rocprof-1").at("XCC_NUM"), 8);
+  EXPECT_EQ(r.counters("rocprof-1").at("SQ_WAVES"), 16384);
+  rocprof::ImportOptions o;
+  o.arch = "gfx950";
+  o.cus = 256;
+  o.id_prefix = "again";
+  rocprof::import_profile(rocprof::read_profile(kWorkload), store, o);
+  EXPECT_EQ(Reader(store).run("again-0").info.arch, "gfx950");
+  EXPECT_EQ(Reader(store).counters("again-0").at("CU_NUM"), 256);
+  EXPECT_EQ(Reader(store).counters("again-0").at("XCC_NUM"), 8);
+}
+
+// One pass's table on its own (rocprofv2's layout): its PID is the process,
+// its dispatches are timed by their own columns; a table without timestamps
+// gives untimed dispatches.
+TEST(RocprofComputeWorkload, OnePassTableAlone) {
+  const rocprof::Profile p = rocprof::read_profile(kWorkload + "/timestamps.csv");
+  EXPECT_EQ(p.profiler, "rocprofv2");
+  ASSERT_EQ(p.dispatches.size(), 3u);
+  EXPECT_EQ(p.dispatches[0].dispatch_id, 1u);
+  EXPECT_EQ(p.dispatches[0].process, "967084");
+  EXPECT_EQ(p.dispatches[0].end_ns - p.dispatches[0].start_ns, 716380685161855 - 716380685145736);
+  const rocprof::Profile lds = rocprof::read_profile(kWorkload + "/SQ_INST_LEVEL_LDS.csv");
+  ASSERT_FALSE(lds.dispatches.empty());
+  EXPECT_EQ(lds.dispatches[0].timed, slurp(kWorkload + "/SQ_INST_LEVEL_LDS.csv").find("End_Timestamp") != std::string::npos);
+}
+
+// Channel columns without a whole-GPU column are summed; a field that is not
+// a number, a repeated dispatch, a folder of passes without sysinfo, a
+// workload without pmc_perf.csv and a sysinfo of no CUs are each one line
+// naming the file (and line and column where there is one).
+TEST(RocprofComputeWorkload, ChannelsSummedAndBadInputRefused) {
+  TempDir t;
+  const std::string head = "Dispatch_ID,GPU_ID,Grid_Size,Workgroup_Size,Kernel_Name,TCC_HIT[0],TCC_HIT[1],Wave_Size_2,X_sum\n";
+  const std::string ok = t.write("a.csv", head + "5,1,256,64,k,3,4,64,7\n");
+  const rocprof::Profile p = rocprof::read_profile(ok);
+  ASSERT_EQ(p.dispatches.size(), 1u);
+  EXPECT_EQ(p.dispatches[0].counters, (std::map<std::string, double>{{"TCC_HIT", 7}, {"X", 7}}));
+  EXPECT_FALSE(p.dispatches[0].timed);
+  const std::string word = t.write("b.csv", head + "5,1,256,64,k,3,four,64,7\n");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(word); }), word + ":2: column TCC_HIT[1]: 'four' is not a number");
+  const std::string twice = t.write("c.csv", head + "5,1,256,64,k,3,4,64,7\n5,1,256,64,k,3,4,64,7\n");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(twice); }), twice + ":3: dispatch 5 twice");
+  fs::create_directories(t.path / "passes");
+  fs::copy(kWorkload + "/SQ_LEVEL_WAVES.csv", t.path / "passes" / "SQ_LEVEL_WAVES.csv");
+  EXPECT_NE(expect_format_error([&] { rocprof::read_profile(t.file("passes")); })
+                .find(t.file("passes") + ": per-dispatch counter tables of separate profiling passes"),
+            std::string::npos);
+  fs::create_directories(t.path / "nopmc");
+  fs::copy(kWorkload + "/sysinfo.csv", t.path / "nopmc" / "sysinfo.csv");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(t.file("nopmc")); }).find(t.file("nopmc") + ": a rocprof-compute workload"), 0u);
+  std::string sysinfo = slurp(kWorkload + "/sysinfo.csv");
+  sysinfo.replace(sysinfo.find(",304,"), 5, ",0,");
+  fs::create_directories(t.path / "nocu");
+  std::ofstream(t.file("nocu/sysinfo.csv")) << sysinfo;
+  fs::copy(kWorkload + "/pmc_perf.csv", t.path / "nocu" / "pmc_perf.csv");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(t.file("nocu")); }),
+            t.file("nocu/sysinfo.csv") + ":2: column cu_per_gpu: 0 is not a count of units");
+  EXPECT_NE(expect_format_error([&] { rocprof::read_profile(kWorkload + "/sysinfo.csv"); }).find("describes the GPU"),
+            std::string::npos);
+}
+
 TEST(RocprofImport, RocpdSumsInstancesPerDispatchAndCounter) {
   TempDir t;
   const std::string db = build_rocpd(t, "results.db", slurp(kData + "rocpd_v3.sql"));

@@ -16,6 +16,7 @@
 #include "app/run_json.hpp"
 #include "app/target.hpp"
 #include "app/launch_run.hpp"
+#include "app/like_dispatch.hpp"
 #include "app/timed_run.hpp"
 #include "generated/kernel_build.hpp"
 #include "kernels/design_check.hpp"
@@ -171,7 +172,9 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
   return status;
 }
 
-int run_timed(const app::SuiteTarget& target, const po::variables_map& vm) {
+// `like`: the profiled run this one simulates (sim --like), recorded in the
+// run's config so that `compare` lines the two up.
+int run_timed(const app::SuiteTarget& target, const po::variables_map& vm, const std::string& like = "") {
   app::TimedOptions options = timed_options(vm);
   bool shown = false;
   if (!vm.count("quiet") && isatty(2))
@@ -187,11 +190,13 @@ int run_timed(const app::SuiteTarget& target, const po::variables_map& vm) {
     throw;
   }
   if (shown) std::fprintf(stderr, "\n");
+  if (!like.empty()) run->view.extra_config_json = nlohmann::json{{"like", like}}.dump();
   const app::TimedRun& t = run->view;
   report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
   if (vm.count("out")) {
     const std::string id = vm["run-id"].as<std::string>();
-    app::record_timing(vm["out"].as<std::string>(), id.empty() ? app::default_run_id("timing", t.kernel, target.arch.name) : id,
+    app::record_timing(vm["out"].as<std::string>(),
+                       !id.empty() ? id : !like.empty() ? like + "-timing" : app::default_run_id("timing", t.kernel, target.arch.name),
                        t, store_writer_options());
   }
   if (vm.count("plot")) {
@@ -274,6 +279,42 @@ int run_code_object(const po::variables_map& vm) {
   }
 }
 
+// sim --like RUN --out FILE.h5 --timing: the suite kernel and shape of a
+// profiled dispatch (app/like_dispatch), timed and stored beside it.
+int run_like(const po::variables_map& vm) {
+  if (vm.count("target") || vm.count("summary"))
+    return usage_error("sim", "--like RUN takes the kernel from the run; name no KERNEL and no --summary");
+  if (!vm.count("timing")) return usage_error("sim", "--like RUN goes with --timing (the run is compared with the dispatch's time)");
+  if (!vm.count("out")) return usage_error("sim", "--like RUN needs --out FILE.h5: the store that holds RUN, where the simulation goes too");
+  try {
+    timing::check_cus(vm["cus"].as<int>());
+  } catch (const timing::TimingError& e) {
+    return usage_error("sim", std::string("--") + e.what());
+  }
+  try {
+    const std::string store = vm["out"].as<std::string>(), like_id = vm["like"].as<std::string>();
+    const traces::RunView profiled = traces::Reader(store).run(like_id);
+    const app::LikeDispatch like = app::resolve_like(
+        profiled, vm.count("shape") ? std::optional(parse_shape(vm["shape"].as<std::string>())) : std::nullopt);
+    // The profile's GPU unless --arch says otherwise (a gfx942 profile times on gfx942).
+    const std::string arch = !vm["arch"].defaulted() || like.arch.empty() ? vm["arch"].as<std::string>() : like.arch;
+    const app::SuiteTarget target =
+        app::resolve_suite(like.spec->name, arch::load_arch(arch), like.shape, vm["code-objects"].as<std::string>());
+    const std::string id = vm["run-id"].as<std::string>().empty() ? like_id + "-timing" : vm["run-id"].as<std::string>();
+    traces::check_new_run(store, id);  // refused before the work, not after
+    if (!vm.count("json"))
+      std::printf("like %s (%s%s): %s %s, the shape from %s\n", like_id.c_str(), profiled.info.kernel.c_str(),
+                  like.workgroups >= 0 ? (", " + std::to_string(like.workgroups) + " workgroups").c_str() : "",
+                  like.spec->name.c_str(), app::shape_text(*like.spec, like.shape).c_str(), like.shape_from.c_str());
+    return run_timed(target, vm, like_id);
+  } catch (const std::invalid_argument& e) {
+    return usage_error("sim", error_text(e));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << error_text(e) << "\n";
+    return kFailed;
+  }
+}
+
 }  // namespace
 
 int run_sim(const std::vector<std::string>& args) {
@@ -285,7 +326,8 @@ int run_sim(const std::vector<std::string>& args) {
       "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--listing] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] [--max-launch-instructions N] in both modes; [--max-cycles N] timed\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
-      "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n\n"
+      "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n"
+      "       tilelab sim --like RUN --out FILE.h5 --timing [--shape D1,D2,...] [--arch A] (timing options as above)\n\n"
       "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
       "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
       "every wave-instruction executed on the CPU, the output compared with the\n"
@@ -368,6 +410,18 @@ int run_sim(const std::vector<std::string>& args) {
       "(wave-instructions, LDS sites, and with --timing the cycle model's report);\n"
       "an out-of-bounds access or an instruction the emulator lacks stops it with\n"
       "one line.  --save DIR writes each buffer marked save = true to DIR/<arg>.bin.\n"
+      "\n"
+      "--like RUN simulates a dispatch measured on a GPU: RUN is a hw run of FILE.h5\n"
+      "(`tilelab import rocprof`, `tilelab run`); its kernel name (\"void gemm_bf16<..>(..)\",\n"
+      "\"gemm_bf16.kd\") names the suite kernel, and the shape is --shape, else the\n"
+      "run's problem shape when it is in the kernel's words (import --shape, run),\n"
+      "else the one example shape whose grid is the dispatch's (profiles record no\n"
+      "kernel arguments); the shape must launch the dispatch's grid and workgroup, or\n"
+      "the run is refused with one line saying what differs.  The arch is the run's\n"
+      "unless --arch is given.  The timed run is stored in FILE.h5 as RUN-timing (or\n"
+      "--run-id) with {\"like\": RUN} in its config, so `tilelab compare FILE.h5 RUN\n"
+      "RUN-timing` lines them up without --force.\n"
+      "\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
@@ -381,7 +435,7 @@ int run_sim(const std::vector<std::string>& args) {
       "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
       "seed", po::value<std::uint64_t>()->default_value(1), "")(
       "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
-      "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
+      "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")("like", po::value<std::string>(), "")(
       "wait", po::value<double>()->default_value(60), "");
   po::positional_options_description pos;
   pos.add("target", 1);
@@ -394,6 +448,7 @@ int run_sim(const std::vector<std::string>& args) {
     std::cout << help;
     return kOk;
   }
+  if (vm.count("like")) return run_like(vm);
   if (vm.count("target") && names_code_object(vm["target"].as<std::string>())) {
     if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
     return run_code_object(vm);

@@ -10,6 +10,7 @@
 
 #include "app/on_device.hpp"
 #include "app/lds_json.hpp"
+#include "app/like_dispatch.hpp"
 #include "app/compile_kernel.hpp"
 #include "app/design_check_run.hpp"
 #include "app/emulator_coverage.hpp"
@@ -746,7 +747,7 @@ PYBIND11_MODULE(_tilelab, m) {
      "such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, const py::object& cus_count, const std::string& code_objects, bool full,
-                  const py::object& out, const py::object& run_id, double wait, int threads) {
+                  const py::object& out, const py::object& run_id, double wait, int threads, const py::object& like) {
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
     const long long cus_asked = to_int(cus_count);
     timing::check_cus(cus_asked);
@@ -755,8 +756,10 @@ PYBIND11_MODULE(_tilelab, m) {
         kernel, arch::load_arch(arch_name),
         shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
     const std::string kind = timed ? "timing" : "sim";
-    const std::string id = run_id.is_none() ? app::default_run_id(kind, target.spec->name, target.arch.name)
-                                            : run_id.cast<std::string>();
+    if (!like.is_none() && !timed) throw std::invalid_argument("like= goes with timing=True, as sim --like does");
+    const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
+                           : !like.is_none() ? like.cast<std::string>() + "-timing"
+                                             : app::default_run_id(kind, target.spec->name, target.arch.name);
     if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
     traces::WriterOptions store;
     store.wait_seconds = wait;
@@ -781,6 +784,7 @@ PYBIND11_MODULE(_tilelab, m) {
     d["seconds"] = r.seconds;
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
     if (timed_run) {
+      if (!like.is_none()) timed_run->view.extra_config_json = Json{{"like", like.cast<std::string>()}}.dump();
       const app::TimedRun& t = timed_run->view;
       Json tj = app::timing_json(t);
       tj["listing"] = app::listing_json(t);
@@ -797,6 +801,7 @@ PYBIND11_MODULE(_tilelab, m) {
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,
      py::arg("out") = py::none(), py::arg("run_id") = py::none(), py::arg("wait") = 60.0, py::arg("threads") = 0,
+     py::arg("like") = py::none(),
      "`tilelab sim` from Python, with the CLI's defaults and keys.  Runs a kernel's code object in the functional "
      "emulator against its CPU reference and returns what `sim --functional --json` prints (pass, error, "
      "wave-instructions, 'lds_races', every LDS site, 'lds_vs_design'), plus 'tolerance_why', 'seconds' and the "
@@ -809,5 +814,27 @@ PYBIND11_MODULE(_tilelab, m) {
      "the same whatever the number).  code_objects: a folder of <arch>/<source>.hsaco to run instead of "
      "the build's (a variant).  out='FILE.h5' adds the run to a trace store (run_id default "
      "'sim-<kernel>-<arch>' or 'timing-<kernel>-<arch>', the same bytes as the CLI's --out; wait: seconds to wait "
-     "for another writer); the dict then says its 'run_id'.");
+     "for another writer); the dict then says its 'run_id'.  like='RUN' (with timing=True): the run simulates the "
+     "profiled dispatch RUN (see like()); recorded with {'like': RUN} in its config and run_id default 'RUN-timing', "
+     "as `sim --like` does, so compare() lines the two up.");
+  m.def("like", [](const std::string& store, const std::string& run, const py::object& shape) {
+    const app::LikeDispatch l = app::resolve_like(
+        traces::Reader(store).run(run),
+        shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()));
+    py::dict d;
+    d["kernel"] = l.spec->name;
+    d["shape"] = l.shape;
+    d["shape_text"] = app::shape_text(*l.spec, l.shape);
+    d["shape_from"] = l.shape_from;
+    d["arch"] = l.arch.empty() ? py::object(py::none()) : py::object(py::str(l.arch));
+    d["workgroups"] = l.workgroups >= 0 ? py::object(py::int_(l.workgroups)) : py::object(py::none());
+    return d;
+  }, py::arg("store"), py::arg("run"), py::arg("shape") = py::none(),
+     "The suite kernel and shape of a dispatch measured on a GPU (`sim --like`'s resolution): run is a hw run of "
+     "the trace store (imported or `tilelab run`).  Returns {'kernel', 'shape', 'shape_text', 'shape_from', 'arch' "
+     "(None when the run does not say), 'workgroups' (the dispatch's grid; None when not recorded)}.  The shape is "
+     "shape= when given, else the run's problem shape when it is in the kernel's words, else the one example "
+     "shape whose grid is the dispatch's; ValueError, one line, when the kernel is no suite kernel, the shape "
+     "launches another grid, or it cannot be found.  Then sim(d['kernel'], shape=d['shape'], timing=True, "
+     "out=store, like=run).");
 }

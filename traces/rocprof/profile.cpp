@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "traces/rocprof/compute_workload.hpp"
 #include "traces/rocprof/file_tree.hpp"
 #include "traces/store.hpp"
 
@@ -258,6 +259,8 @@ FileKind file_kind(const std::string& path) {
   };
   if (has({"Kind", "Kernel_Name", "Grid_Size_X"})) return FileKind::kernel_trace;
   if (has({"Counter_Name", "Counter_Value"})) return FileKind::counter_collection;
+  if (has({"Dispatch_ID", "Kernel_Name", "Grid_Size", "Workgroup_Size"})) return FileKind::pmc_perf;
+  if (has({"gpu_arch", "cu_per_gpu", "num_xcd"})) return FileKind::sysinfo;
   return FileKind::other;
 }
 
@@ -438,20 +441,38 @@ Profile read_profile(const std::string& path) {
         return p;
       }
       case FileKind::kernel_trace: return read_kernel_trace(path);
+      case FileKind::pmc_perf: {
+        Profile p;
+        p.profiler = "rocprofv2";
+        add_pmc_perf(p, read_csv(path));
+        return p;
+      }
+      case FileKind::sysinfo:
+        throw FormatError(path + ": rocprof-compute's sysinfo.csv describes the GPU, not dispatches; import its "
+                                 "workload folder");
       case FileKind::other: break;
     }
-    throw FormatError(path + ": not a rocprofv3 kernel trace, counter collection or rocpd database (line 1 has "
-                             "neither Kind, Kernel_Name and Grid_Size_X nor Counter_Name and Counter_Value, and it is not SQLite)");
+    throw FormatError(path + ": not a rocprofv3 kernel trace, counter collection or rocpd database, nor a "
+                             "rocprof-compute pmc_perf table (line 1 has neither Kind, Kernel_Name and Grid_Size_X, "
+                             "nor Counter_Name and Counter_Value, nor Dispatch_ID and Grid_Size, and it is not SQLite)");
   }
-  std::vector<std::string> traces, counters, dbs;
+  std::vector<std::string> traces, counters, dbs, sysinfos, passes;
   for (const TreeEntry& e : list_tree(path)) {
     if (!e.regular_file) continue;
     switch (file_kind(e.path)) {
       case FileKind::kernel_trace: traces.push_back(e.path); break;
       case FileKind::counter_collection: counters.push_back(e.path); break;
       case FileKind::rocpd: dbs.push_back(e.path); break;
+      case FileKind::sysinfo: sysinfos.push_back(e.path); break;
+      case FileKind::pmc_perf: passes.push_back(e.path); break;
       case FileKind::other: break;
     }
+  }
+  if (!sysinfos.empty()) {  // a rocprof-compute workload
+    if (sysinfos.size() > 1)
+      throw FormatError(path + ": " + std::to_string(sysinfos.size()) + " rocprof-compute workloads under it (" +
+                        sysinfos[0] + ", " + sysinfos[1] + "); import one workload folder at a time");
+    return read_compute_workload(fs::path(sysinfos[0]).parent_path().string(), sysinfos[0]);
   }
   std::sort(traces.begin(), traces.end());
   std::sort(counters.begin(), counters.end());
@@ -459,6 +480,10 @@ Profile read_profile(const std::string& path) {
   Profile p;
   const std::vector<std::string> thread_traces = find_thread_traces(path);
   if (traces.empty() && counters.empty()) {
+    if (dbs.empty() && thread_traces.empty() && !passes.empty())
+      throw FormatError(path + ": per-dispatch counter tables of separate profiling passes (" + passes[0] +
+                        (passes.size() > 1 ? ", ..." : "") +
+                        ") and no sysinfo.csv: import one pass's file by its path, or the rocprof-compute workload");
     if (dbs.empty() && thread_traces.empty())
       throw FormatError(path + ": no kernel trace, counter collection, rocpd database or thread trace under it");
     for (const std::string& f : dbs) {
@@ -507,10 +532,10 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
     RunInfo info;
     info.id = ids[i];
     info.kind = "hw";
-    info.backend = "rocprofv3";
+    info.backend = p.profiler;
     info.kernel = d.kernel;
     info.device = d.agent;
-    info.arch = o.arch;
+    info.arch = !o.arch.empty() ? o.arch : p.gpu.arch;
     info.time_unit = d.trace ? "cycles" : "ns";  // the unit of waves and events
     info.problem_shape = !o.shape.empty() ? o.shape
                                           : "grid=" + std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
@@ -537,8 +562,9 @@ std::vector<std::string> import_profile(const Profile& p, const std::string& sto
       w.set_summary(s);
     }
     for (const auto& [name, value] : d.counters) w.add_counter(name, value);
-    if (o.cus > 0) w.add_counter("CU_NUM", o.cus);
-    if (o.xccs > 0) w.add_counter("XCC_NUM", o.xccs);
+    const int cus = o.cus > 0 ? o.cus : p.gpu.cus, xccs = o.xccs > 0 ? o.xccs : p.gpu.xccs;
+    if (cus > 0) w.add_counter("CU_NUM", cus);
+    if (xccs > 0) w.add_counter("XCC_NUM", xccs);
     if (d.trace) add_trace(w, *d.trace);
     w.finish();
   }

@@ -39,18 +39,34 @@ struct Dispatch {
   std::shared_ptr<const ThreadTrace> trace;  // its decoded thread trace, when one was recorded
 };
 
+// The GPU the dispatches ran on, where the files say it (rocprof-compute's
+// sysinfo.csv; rocprofv3's files do not).
+struct GpuInfo {
+  std::string arch;     // gfx942, gfx950, ...; "" when unsaid
+  int cus = 0, xccs = 0;  // 0 when unsaid
+  std::string source;   // the file that said it
+};
+
 struct Profile {
   std::vector<Dispatch> dispatches;  // in file order
   std::vector<std::string> files;    // what was read
+  GpuInfo gpu;
+  // Recorded as each run's backend: rocprofv3, rocprof-compute (a workload
+  // folder), rocprofv2 (a lone per-dispatch counter table, the layout its
+  // passes are written in).
+  std::string profiler = "rocprofv3";
 };
 
 // kernel_trace.csv (22 columns).
 // What a profiler file holds, from its content, whatever its name: a rocpd
 // database (SQLite's header), a kernel trace (a CSV header with Kind,
 // Kernel_Name and Grid_Size_X) or a counter collection (Counter_Name and
-// Counter_Value); `other` for anything else (memory-copy traces, thread-trace
+// Counter_Value), rocprof-compute's or rocprofv2's per-dispatch counters
+// (Dispatch_ID, Kernel_Name, Grid_Size and Workgroup_Size: pmc_perf.csv and
+// its per-pass files), rocprof-compute's sysinfo.csv (gpu_arch, cu_per_gpu,
+// num_xcd); `other` for anything else (memory-copy traces, thread-trace
 // statistics, binaries).  Reads at most the first 64 KiB.
-enum class FileKind { kernel_trace, counter_collection, rocpd, other };
+enum class FileKind { kernel_trace, counter_collection, rocpd, pmc_perf, sysinfo, other };
 FileKind file_kind(const std::string& path);
 
 Profile read_kernel_trace(const std::string& path);
@@ -62,19 +78,20 @@ void add_counter_collection(Profile& p, const std::string& path);
 // rocpd_pmc_event with rocpd_info_pmc summed per dispatch and counter.  Refuses
 // another schema version than 3 (rocpd_metadata's schema_version), naming it.
 Profile read_rocpd(const std::string& path);
-// A rocprofv3 output folder (every *kernel_trace.csv and
+// A rocprof-compute workload folder (one with a sysinfo.csv: its
+// pmc_perf.csv, compute_workload.hpp), or a rocprofv3 output folder (every *kernel_trace.csv and
 // *counter_collection.csv under it, or else every *.db; and every decoded
 // thread trace, ui_output_agent_<A>_dispatch_<D>/, joined to dispatch D) or
-// one such file or thread-trace folder.  FormatError when there is nothing
-// rocprofv3 wrote.
+// one such file or thread-trace folder, or one pmc_perf-style file.
+// FormatError when there is nothing a profiler wrote.
 Profile read_profile(const std::string& path);
 
 struct ImportOptions {
   std::string id_prefix = "rocprof";  // run ids: <prefix>-<dispatch id>, <prefix>-<process>-<dispatch id> across processes
   std::string kernel;                 // only dispatches of this kernel (exact name), when set
-  std::string arch;                   // gfx950, ... (rocprofv3's kernel trace does not say)
+  std::string arch;                   // gfx950, ... (rocprofv3's kernel trace does not say; default: the profile's GpuInfo)
   std::string shape;                  // problem_shape to record (default: grid and block)
-  int cus = 0, xccs = 0;              // the GPU's CUs and XCCs, recorded as counters CU_NUM, XCC_NUM (0: not)
+  int cus = 0, xccs = 0;              // the GPU's CUs and XCCs, recorded as counters CU_NUM, XCC_NUM (0: the profile's GpuInfo, else not)
   WriterOptions writer;               // how to wait for another writer of the store
 };
 

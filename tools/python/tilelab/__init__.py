@@ -4,7 +4,7 @@ objects, kernels run in the functional emulator and the cycle model
 (`sim`, which records into a store with out=) or on a device (`run`: HIP,
 CUDA, the emulator), sweeps of candidates over problem shapes (`sweep`) and
 their tuning database (`tune_export`, `tune_lookup`), and the HDF5 trace store: `runs`, `load_run`,
-`import_rocprof`, `compare`, `export_perfetto`, `export_rocprof`, as the CLI.
+`import_rocprof`, `like` (the suite kernel and shape of a profiled dispatch), `compare`, `export_perfetto`, `export_rocprof`, as the CLI.
 
 Everything returns plain Python data (ints, tuples, dicts, numpy arrays).
 Errors are ValueError with the same messages as the `tilelab` CLI.
@@ -14,14 +14,14 @@ environment (README: "Python").  Drawing helpers are in `tilelab.draw`.
 """
 from ._tilelab import __version__  # noqa: F401  (CMake's project version, as `tilelab --version`)
 from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, check, coalesce, code_object_dir, compare, compile, complement, coverage,
-                       composition, disasm, export_perfetto, export_rocprof, import_rocprof, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse,
+                       composition, disasm, export_perfetto, export_rocprof, import_rocprof, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse, like,
                        logical_divide, logical_product, make_layout_tv, make_ordered_layout, occupancy,
                        raked_product, recast, right_inverse, run, sim, sweep, swizzle_search, tile_to_shape, tiled_divide,
                        tiled_product, tune_export, tune_lookup, zipped_divide, zipped_product)
 
 __all__ = [
     "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "check", "coalesce", "code_object_dir", "compare", "compile", "complement", "coverage",
-    "composition", "disasm", "export_perfetto", "export_rocprof", "import_rocprof", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "load_run",
+    "composition", "disasm", "export_perfetto", "export_rocprof", "import_rocprof", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "like", "load_run",
     "logical_divide", "logical_product", "make_layout_tv", "make_ordered_layout", "occupancy", "raked_product",
     "recast", "right_inverse", "run", "runs", "sim", "sweep", "swizzle_search", "tile_to_shape", "tiled_divide",
     "tiled_product", "tune_export", "tune_lookup", "zipped_divide", "zipped_product",

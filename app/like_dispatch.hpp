@@ -1,0 +1,41 @@
+// "Simulate this profiled dispatch" (`tilelab sim --like RUN`): from a
+// hardware run in the trace store (imported from a profiler, or `tilelab run`)
+// to the suite kernel and shape that reproduce it, for every front end.
+//
+// What a profile says and what it does not: the kernel's name, its grid and
+// workgroup size, its registers and LDS; never its arguments (rocprofv3,
+// rocprof-compute and rocprofv2 record none).  So the shape is found, in this
+// order, from: the shape the caller gives; the run's own problem_shape when it
+// is in the kernel's words (M=4096,N=4096,K=4096: `tilelab run`, or `import
+// --shape`); the one example shape of the spec whose grid is the dispatch's.
+// Whichever it is, it must launch the dispatch's grid (workgroups and their
+// threads), else the run is refused with one line saying what differs.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/spec.hpp"
+#include "traces/store.hpp"
+
+namespace tilelab::app {
+
+struct LikeDispatch {
+  const kernels::KernelSpec* spec = nullptr;
+  std::vector<long long> shape;
+  std::string arch;           // the run's arch ("" when it does not say)
+  long long workgroups = -1;  // the dispatch's grid in workgroups (-1: the run does not record it)
+  std::string shape_from;     // "given", "the run's problem shape", "the example whose grid it is"
+};
+
+// The suite kernel a profiler's kernel name means: "void gemm_bf16<...>(float*)",
+// "gemm_bf16.kd", "gemm_bf16(...) (.kd)" -> "gemm_bf16".
+std::string suite_kernel_name(const std::string& profiled_name);
+
+// Resolves `run` (kind hw) as above; `shape` is the caller's, in the spec's
+// dimension order.  std::invalid_argument, one line, for a run that is not a
+// dispatch, a kernel no suite kernel is, a grid the shape does not launch, or
+// a shape that cannot be found (naming what is missing).
+LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape);
+
+}  // namespace tilelab::app
