@@ -1,10 +1,21 @@
 #include "app/compile_kernel.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <span>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "sim/isa/code_object.hpp"
 
 #include "generated/kernel_build.hpp"
 
@@ -17,17 +28,71 @@ namespace {
 namespace fs = std::filesystem;
 namespace build = kernels::build;
 
-// Runs argv; returns the exit status (127 when it could not start).
-int run_process(const std::vector<std::string>& argv) {
+// Runs argv; returns the exit status (127 when it could not start).  With
+// `output`, the child's stdout and stderr go to that file.
+int run_process(const std::vector<std::string>& argv, const std::string& output = "") {
   std::vector<char*> cargs;
   for (const auto& a : argv) cargs.push_back(const_cast<char*>(a.c_str()));
   cargs.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!output.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  }
   pid_t pid = 0;
-  if (posix_spawn(&pid, cargs[0], nullptr, nullptr, cargs.data(), environ) != 0) return 127;
+  const int spawned = posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return 127;
   int st = 0;
   if (waitpid(pid, &st, 0) < 0) return 127;
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The compiler's version text (`clang --version`), read once.
+const std::string& compiler_version() {
+  static const std::string version = [] {
+    const fs::path out = fs::temp_directory_path() / ("tilelab-clang-version-" + std::to_string(::getpid()));
+    run_process({build::kCompiler, "--version"}, out.string());
+    std::string v = slurp(out);
+    std::error_code ec;
+    fs::remove(out, ec);
+    return v;
+  }();
+  return version;
+}
+
+// The first line of a compiler's output that says "error:", without the
+// file and line prefix; else its first line.
+std::string first_error(const std::string& log) {
+  std::istringstream in(log);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (first.empty()) first = line;
+    const std::size_t e = line.find("error: ");
+    if (e != std::string::npos) return line.substr(e + 7);
+  }
+  return first;
+}
+
+// An exclusive lock on a file, held while the object lives.
+struct FileLock {
+  int fd = -1;
+  explicit FileLock(const fs::path& p) {
+    fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error(p.string() + ": cannot create the kernel cache's lock");
+    while (::flock(fd, LOCK_EX) != 0) {
+    }
+  }
+  ~FileLock() { ::close(fd); }
+};
 
 std::string name_of(const char* source) { return fs::path(source).stem().string(); }
 
@@ -96,6 +161,78 @@ std::string compile_suite_kernel(const CompileJob& job, const std::string& out_d
                              ")");
   }
   return out.string();
+}
+
+std::string kernel_cache_dir() {
+  if (const char* d = std::getenv("TILELAB_KERNEL_CACHE"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return (fs::path(d) / "tilelab" / "kernels").string();
+  if (const char* d = std::getenv("HOME"); d && *d) return (fs::path(d) / ".cache" / "tilelab" / "kernels").string();
+  return (fs::temp_directory_path() / "tilelab-kernels").string();
+}
+
+std::string suite_launch_template(const std::string& name) {
+  const char* source = source_of(name);
+  if (!source) return "";
+  const fs::path t = fs::path(build::kSourceDir) / "kernels" / fs::path(source).parent_path() / (name + ".launch.toml");
+  std::error_code ec;
+  return fs::is_regular_file(t, ec) ? t.string() : "";
+}
+
+CompiledVariant compile_variant(const std::string& name, const std::string& arch,
+                                const std::map<std::string, std::int64_t>& params, const std::string& cache_dir) {
+  const char* source = source_of(name);
+  if (!source) throw std::invalid_argument("no kernel named '" + name + "'");
+  if (arch != "gfx950" && arch != "gfx942") throw std::invalid_argument("arch '" + arch + "' is not gfx950 or gfx942");
+  for (const auto& [k, v] : params)
+    if (k.empty() || !std::all_of(k.begin(), k.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; }))
+      throw std::invalid_argument("parameter '" + k + "' is not an upper-case name (TILE_M, WAVES_N, ...)");
+  // The key: every input that decides the code object's bytes.
+  const fs::path root = fs::path(build::kSourceDir) / "kernels";
+  std::string material = compiler_version() + "\n" + arch + "\n" + source + "\n";
+  std::vector<std::string> argv{build::kCompiler};
+  for (const char* f : build::kFlags) argv.push_back(f), material += std::string(f) + "\n";
+  for (const auto& [k, v] : params) {
+    argv.push_back("-DTL_" + k + "=" + std::to_string(v));
+    material += argv.back() + "\n";
+  }
+  for (const fs::path& folder : {root / "common", root / fs::path(source).parent_path()}) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.is_regular_file()) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) material += f.lexically_relative(root).string() + "\n" + slurp(f) + "\n";
+  }
+  CompiledVariant v;
+  v.key = isa::sha256_hex(std::span(reinterpret_cast<const std::uint8_t*>(material.data()), material.size()));
+  const fs::path base = cache_dir.empty() ? fs::path(kernel_cache_dir()) : fs::path(cache_dir);
+  const fs::path dir = base / v.key;
+  fs::create_directories(dir);
+  v.code_object = (dir / (name + ".hsaco")).string();
+  const FileLock lock(base / (v.key + ".lock"));
+  // "ok" or "failed" marks a finished compile: a killed one leaves neither and is redone.
+  if (fs::exists(dir / "ok")) {
+    v.cached = true;
+    return v;
+  }
+  const std::string failure = fs::exists(dir / "failed") ? first_error(slurp(dir / "compile.log")) : "";
+  if (failure.empty()) {
+    argv.push_back("--offload-arch=" + arch);
+    argv.push_back(std::string("-I") + build::kSourceDir);
+    argv.push_back("-o");
+    argv.push_back(v.code_object);
+    argv.push_back((root / source).string());
+    const int rc = run_process(argv, (dir / "compile.log").string());
+    if (rc == 0) {
+      std::ofstream(dir / "ok") << "";
+      return v;
+    }
+    std::error_code ec;
+    fs::remove(v.code_object, ec);
+    if (rc == 127) throw std::runtime_error(std::string("cannot run ") + build::kCompiler);
+    std::ofstream(dir / "failed") << rc << "\n";
+  }
+  throw std::runtime_error(name + " with these parameters does not compile for " + arch + ": " +
+                           first_error(slurp(dir / "compile.log")));
 }
 
 }  // namespace tilelab::app

@@ -2,6 +2,8 @@
 // (kernels/CMakeLists.txt, recorded in generated/kernel_build.hpp): what
 // `tilelab compile` and tilelab.compile in Python run.
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,5 +30,33 @@ std::vector<CompileJob> compile_jobs(const std::string& name, const std::string&
 // status N)".  The same path gives the same bytes as the build (lld's output
 // depends on the output path).
 std::string compile_suite_kernel(const CompileJob& job, const std::string& out_dir);
+
+// A variant of a suite kernel: its source compiled with compile-time
+// parameters, each NAME = V passed as -DTL_NAME=V (gemm_bf16: TILE_M, TILE_N,
+// WAVES_M, WAVES_N, SWIZZLE; kernels/gemm_bf16/gemm_tile.hpp), for `arch`.
+// Cached in `cache_dir` (kernel_cache_dir() when empty) under the SHA-256 of
+// everything that decides the bytes: the compiler's version text, the flags,
+// the arch, the parameters and the contents of the kernel's folder and of
+// kernels/common; so an edited source or another compiler is a new entry, and
+// a hit costs no compile.  Concurrent callers (MPI ranks) wait for each
+// other on a lock, so each variant compiles once and its path — which lld's
+// output depends on — is the same for everyone.  A variant that does not
+// compile is cached too, and throws std::runtime_error with the compiler's
+// first error line ("static assertion failed: ...").
+struct CompiledVariant {
+  std::string code_object;  // CACHE/<key>/<name>.hsaco
+  std::string key;          // the SHA-256, hex
+  bool cached = false;      // found, not compiled
+};
+CompiledVariant compile_variant(const std::string& name, const std::string& arch,
+                                const std::map<std::string, std::int64_t>& params, const std::string& cache_dir = "");
+
+// $TILELAB_KERNEL_CACHE, else $XDG_CACHE_HOME/tilelab/kernels, else
+// $HOME/.cache/tilelab/kernels.
+std::string kernel_cache_dir();
+
+// The launch template beside a suite kernel's source
+// (kernels/gemm_bf16/gemm_bf16.launch.toml); "" when it has none.
+std::string suite_launch_template(const std::string& name);
 
 }  // namespace tilelab::app

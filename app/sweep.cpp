@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "app/error_text.hpp"
+#include "app/compile_kernel.hpp"
 #include "app/launch_run.hpp"
 #include "app/record.hpp"
 #include "kernels/launch_file.hpp"
@@ -52,15 +53,32 @@ SweepCandidate candidate_of(const std::string& file, const toml::node& n) {
   const fs::path dir = fs::path(file).parent_path();
   SweepCandidate c;
   c.name = text_of(file, *t, "name");
-  c.code_object = (dir / text_of(file, *t, "code_object")).lexically_normal().string();
-  c.launch = (dir / text_of(file, *t, "launch")).lexically_normal().string();
+  for (const auto& [k, v] : *t)
+    if (k.str() != "name" && k.str() != "code_object" && k.str() != "launch" && k.str() != "shape" &&
+        k.str() != "template" && k.str() != "params" && k.str() != "arch")
+      fail(file, &v, "unknown key '" + std::string(k.str()) +
+                         "' in a candidate (name, code_object or template, launch, shape, params, arch)");
+  if (t->get("template") && t->get("code_object"))
+    fail(file, t, "a candidate is a code_object or a template, not both");
+  if (t->get("template")) {
+    c.kernel_template = text_of(file, *t, "template");
+    if (t->get("arch")) c.arch = text_of(file, *t, "arch");
+    if (const toml::node* p = t->get("params")) {
+      if (!p->is_table()) fail(file, p, "candidate params must be { NAME = integer, ... }");
+      c.params = shape_of(file, *p->as_table(), "params");
+    }
+    c.launch = t->get("launch") ? (dir / text_of(file, *t, "launch")).lexically_normal().string()
+                                : suite_launch_template(c.kernel_template);
+    if (c.launch.empty()) fail(file, t, "template '" + c.kernel_template + "' has no launch template beside its source; give launch");
+  } else {
+    if (t->get("params") || t->get("arch")) fail(file, t, "params and arch go with a template (a code object is compiled already)");
+    c.code_object = (dir / text_of(file, *t, "code_object")).lexically_normal().string();
+    c.launch = (dir / text_of(file, *t, "launch")).lexically_normal().string();
+  }
   if (const toml::node* sh = t->get("shape")) {
     if (!sh->is_table()) fail(file, sh, "candidate shape must be { NAME = integer, ... }");
     c.shape = shape_of(file, *sh->as_table(), "shape");
   }
-  for (const auto& [k, v] : *t)
-    if (k.str() != "name" && k.str() != "code_object" && k.str() != "launch" && k.str() != "shape")
-      fail(file, &v, "unknown key '" + std::string(k.str()) + "' in a candidate (name, code_object, launch, shape)");
   return c;
 }
 
@@ -75,7 +93,9 @@ struct Loaded {
 Loaded load(const SweepCandidate& c) {
   Loaded l;
   try {
-    l.co = isa::read_code_object(c.code_object);
+    const std::string path =
+        c.kernel_template.empty() ? c.code_object : compile_variant(c.kernel_template, c.arch, c.params).code_object;
+    l.co = isa::read_code_object(path);
     l.arch = arch::load_arch(l.co->arch);
   } catch (const std::exception& e) {
     l.error = error_text(e);
@@ -89,7 +109,7 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
                     const SweepOptions& options, const std::string& id) {
   if (!loaded.error.empty()) return {std::nullopt, loaded.error, false};
   ProblemShape shape = problem;
-  for (const auto& [k, v] : c.shape) shape[k] = v;
+  for (const auto& [k, v] : c.fixed()) shape[k] = v;
   try {
     const isa::CodeObject& co = *loaded.co;
     const arch::Arch& a = *loaded.arch;
@@ -106,7 +126,7 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
     const std::unique_ptr<LaunchFileRun> run = run_launch_file(co, l, a, o, true);
     // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
     run->view.extra_config_json =
-        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.shape}}}}.dump();
+        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}}.dump();
     if (!options.out.empty()) record_timing(options.out, id, run->view, options.store);
     // In the store's unit and back (median_ns / 1000): a resumed point reads the same double.
     return {run->model->result().seconds() * 1e9 / 1000, "", false};
@@ -348,7 +368,9 @@ Json sweep_json(const SweepResult& r) {
   }
   Json candidates = Json::array(), win_counts = Json::object();
   for (const SweepCandidate& c : r.spec.candidates) {
-    candidates.push_back({{"name", c.name}, {"code_object", c.code_object}, {"launch", c.launch}, {"shape", c.shape}});
+    Json j{{"name", c.name}, {"code_object", c.code_object}, {"launch", c.launch}, {"shape", c.shape}};
+    if (!c.kernel_template.empty()) j["template"] = c.kernel_template, j["arch"] = c.arch, j["params"] = c.params;
+    candidates.push_back(std::move(j));
     win_counts[c.name] = wins[c.name];
   }
   return {{"sweep", r.spec.name}, {"coverage", r.full ? "full" : "sampled"}, {"candidates", candidates},

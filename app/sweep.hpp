@@ -19,9 +19,22 @@ namespace tilelab::app {
 
 using ProblemShape = std::map<std::string, std::int64_t>;
 
+// A candidate is a code object (or assembly) with a launch template, or a
+// suite kernel's template compiled with `params` (app/compile_kernel's
+// compile_variant: -DTL_NAME=V, cached) and launched by the template beside
+// its source unless `launch` says otherwise.
 struct SweepCandidate {
   std::string name, code_object, launch;  // paths as the sweep file gives them, from its folder
-  ProblemShape shape;                     // the names it fixes (its tile)
+  ProblemShape shape;                     // the names it fixes at launch (its tile, its order)
+  std::string kernel_template;            // a suite source ("gemm_bf16"), when compiled here
+  std::string arch = "gfx950";            // what a template is compiled for
+  ProblemShape params;                    // compile-time parameters, also given to the launch template
+  // Every name the candidate fixes: params and shape (shape wins).
+  ProblemShape fixed() const {
+    ProblemShape all = params;
+    for (const auto& [k, v] : shape) all[k] = v;
+    return all;
+  }
 };
 
 struct SweepSpec {

@@ -6,6 +6,7 @@
 
 #include "app/compile_kernel.hpp"
 #include "app/error_text.hpp"
+#include "app/target.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "sim/isa/code_object.hpp"
 #include "tools/cli/cli_util.hpp"
@@ -13,12 +14,39 @@
 
 namespace tilelab::cli {
 
+namespace {
+// compile KERNEL --params NAME=V,...: one variant into the kernel cache.
+int compile_variant(const po::variables_map& vm) {
+  std::map<std::string, std::int64_t> params;
+  try {
+    params = app::parse_named_shape(vm["params"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    return usage_error("compile", std::string("--params: ") + e.what());
+  }
+  if (vm["arch"].as<std::string>() == "all") return usage_error("compile", "--params compiles for one arch (gfx950 or gfx942)");
+  try {
+    const app::CompiledVariant v =
+        app::compile_variant(vm["kernel"].as<std::string>(), vm["arch"].as<std::string>(), params, vm["cache"].as<std::string>());
+    const isa::CodeObject co = isa::read_code_object(v.code_object);
+    std::cout << v.code_object << (v.cached ? " (cached)" : "") << "\n";
+    for (const auto& k : co.kernels) print_resources(std::cout, co, k);
+    return kOk;
+  } catch (const std::invalid_argument& e) {
+    return usage_error("compile", e.what());
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << error_text(e) << "\n";
+    return kFailed;
+  }
+}
+}  // namespace
+
 int run_compile(const std::vector<std::string>& args) {
   std::string names;
   for (const std::string& n : app::suite_source_names())
     names += (names.empty() ? "" : ", ") + n + (app::gfx950_only(n) ? " (gfx950 only)" : "");
   const std::string help =
-      "usage: tilelab compile KERNEL|all [--arch gfx950|gfx942|all] [--out-dir DIR]\n\n"
+      "usage: tilelab compile KERNEL|all [--arch gfx950|gfx942|all] [--out-dir DIR]\n"
+      "       tilelab compile KERNEL --params NAME=V,... [--arch gfx950|gfx942] [--cache DIR]\n\n"
       "Compiles kernels/<...>/KERNEL.hip offline (no GPU, no ROCm needed) into\n"
       "DIR/<arch>/KERNEL.hsaco (default DIR: the build's kernels/ folder) with the\n"
       "compiler and flags of the build, then reads the code object back and prints\n"
@@ -26,11 +54,18 @@ int run_compile(const std::vector<std::string>& args) {
       "KERNEL is a source name: " + names + ".\n"
       "--arch defaults to gfx950; with --arch all, gfx950-only kernels are skipped for\n"
       "the other arches.\n"
+      "--params compiles a variant of KERNEL's template: each NAME=V as -DTL_NAME=V\n"
+      "(gemm_bf16: TILE_M, TILE_N, WAVES_M, WAVES_N, SWIZZLE; kernels/gemm_bf16/\n"
+      "gemm_tile.hpp), into the kernel cache (--cache, else $TILELAB_KERNEL_CACHE, else\n"
+      "~/.cache/tilelab/kernels) under the SHA-256 of the compiler's version, the\n"
+      "flags, the params and the kernel's sources: the variant a sweep's `template`\n"
+      "candidate runs; it prints the cached path (compiled, or found) and the resources.\n"
       "Exit status: 0 ok, 1 a compile failed, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
       "arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "out-dir", po::value<std::string>()->default_value(kernels::code_object_dir()), "");
+      "out-dir", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
+      "params", po::value<std::string>(), "")("cache", po::value<std::string>()->default_value(""), "");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
@@ -41,6 +76,7 @@ int run_compile(const std::vector<std::string>& args) {
     return kOk;
   }
   if (!vm.count("kernel")) return usage_error("compile", "a kernel name (or all) is required");
+  if (vm.count("params")) return compile_variant(vm);
   std::vector<app::CompileJob> jobs;
   try {
     jobs = app::compile_jobs(vm["kernel"].as<std::string>(), vm["arch"].as<std::string>());
