@@ -464,6 +464,21 @@ def test_a_profiled_dispatch_simulated_like_it(tmp_path):
         assert t.load_run(store, "cli")["info"]["config"] == t.load_run(store, "rocprof-3-timing")["info"]["config"]
 
 
+def test_a_template_variant_compiled_into_the_cache(tmp_path):
+    params = {"TILE_M": 256, "TILE_N": 128, "WAVES_M": 2, "WAVES_N": 4}
+    [first] = t.compile("gemm_bf16", params=params, cache=str(tmp_path))
+    assert first["path"] == str(tmp_path / first["key"] / "gemm_bf16.hsaco") and not first["cached"]
+    assert len(first["key"]) == 64 and first["kernels"][0]["name"] == "gemm_bf16"
+    [again] = t.compile("gemm_bf16", params=params, cache=str(tmp_path))
+    assert again["cached"] and again["path"] == first["path"]
+    with pytest.raises(RuntimeError, match="does not compile for gfx950: static assertion failed"):
+        t.compile("gemm_bf16", params={"WAVES_M": 3, "WAVES_N": 1}, cache=str(tmp_path))
+    if "TILELAB_CLI" in os.environ:  # the same cache entry as `compile --params`
+        cli = subprocess.run([os.environ["TILELAB_CLI"], "compile", "gemm_bf16", "--cache", str(tmp_path), "--params",
+                              "TILE_M=256,TILE_N=128,WAVES_M=2,WAVES_N=4"], capture_output=True, text=True, check=True)
+        assert cli.stdout.splitlines()[0] == first["path"] + " (cached)"
+
+
 def test_python_objects_read_back_and_name_their_arguments():
     from tilelab import ComposedLayout, Layout, Swizzle  # noqa: F401  (eval below needs the names)
     layout = t.Layout((4, 8), (8, 1))

@@ -668,7 +668,27 @@ PYBIND11_MODULE(_tilelab, m) {
     return out;
   }, py::arg("path"), py::arg("kernel") = py::none(),
      "Decode a code object: per kernel its registers, LDS, instructions (pc, text, class, loop) and loops.");
-  m.def("compile", [](const std::string& kernel, const std::string& arch_name, const py::object& out_dir) {
+  m.def("compile", [](const std::string& kernel, const std::string& arch_name, const py::object& out_dir,
+                      const py::object& params, const py::object& cache) {
+    if (!params.is_none()) {  // one variant of the kernel's template, into the kernel cache
+      if (!out_dir.is_none()) throw std::invalid_argument("params= compiles into the kernel cache (cache=), not out_dir");
+      const auto named = params.cast<std::map<std::string, std::int64_t>>();
+      app::CompiledVariant v;
+      {
+        py::gil_scoped_release release;
+        v = app::compile_variant(kernel, arch_name, named, cache.is_none() ? "" : cache.cast<std::string>());
+      }
+      const isa::CodeObject co = isa::read_code_object(v.code_object);
+      py::list ks;
+      for (const isa::Kernel& k : co.kernels) ks.append(kernel_resources(co, k));
+      py::dict d;
+      d["path"] = v.code_object;
+      d["arch"] = arch_name;
+      d["kernels"] = ks;
+      d["key"] = v.key;
+      d["cached"] = v.cached;
+      return py::list(py::make_tuple(d));
+    }
     const std::vector<app::CompileJob> jobs = app::compile_jobs(kernel, arch_name);
     const std::string dir = out_dir.is_none() ? kernels::code_object_dir() : out_dir.cast<std::string>();
     py::list out;
@@ -688,11 +708,15 @@ PYBIND11_MODULE(_tilelab, m) {
       out.append(d);
     }
     return out;
-  }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("out_dir") = py::none(),
+  }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("out_dir") = py::none(), py::arg("params") = py::none(),
+     py::arg("cache") = py::none(),
      "`tilelab compile KERNEL|all [--arch gfx950|gfx942|all] [--out-dir DIR]`: the suite source compiled offline "
      "with the build's compiler and flags into DIR/<arch>/KERNEL.hsaco (default DIR: code_object_dir()).  Returns "
-     "per code object its path, arch and kernels' resources (disasm's keys).  ValueError for an unknown kernel or "
-     "arch; RuntimeError when the compiler fails.");
+     "per code object its path, arch and kernels' resources (disasm's keys).  params={'TILE_M': 256, ...}: "
+     "`compile KERNEL --params`, one variant of the kernel's template (-DTL_NAME=V) into the kernel cache (cache=, "
+     "else $TILELAB_KERNEL_CACHE, else ~/.cache/tilelab/kernels), with its cache 'key' and whether it was "
+     "'cached'.  ValueError for an unknown kernel or arch; RuntimeError when the compiler fails (for a variant: "
+     "its first error line).");
   m.def("coverage", [](const py::object& paths) {
     const std::vector<std::string> files =
         py::isinstance<py::str>(paths) ? std::vector<std::string>{paths.cast<std::string>()} : paths.cast<std::vector<std::string>>();
