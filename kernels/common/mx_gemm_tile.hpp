@@ -10,15 +10,37 @@
 // the MFMAs); each lane reads its operand row with ds_read_b128 (Atom<R>
 // says which chunks) and its scales from global memory per K step.  Each kernel's .hip file
 // describes its variant; spec: kernels/common/mx_gemm_spec.
+//
+// A template like gemm_bf16's (kernels/gemm_bf16/gemm_tile.hpp): the block
+// tile and the waves are compile-time parameters, -DTL_TILE_M, TL_TILE_N,
+// TL_WAVES_M, TL_WAVES_N (a sweep's `params`; the suite's build uses the
+// defaults above).  Every choice keeps the copy, the atoms, the swizzles and
+// the K order, so all give bit-identical C.
 #pragma once
 #include "kernels/common/tilelab_hip.hpp"
 
+#ifndef TL_TILE_M
+#define TL_TILE_M 128
+#endif
+#ifndef TL_TILE_N
+#define TL_TILE_N 128
+#endif
+#ifndef TL_WAVES_M
+#define TL_WAVES_M 2
+#endif
+#ifndef TL_WAVES_N
+#define TL_WAVES_N 2
+#endif
+
 #if defined(__gfx950__)
 namespace mx_gemm_tile {
-constexpr int kThreads = 256;
-constexpr int kTile = 128, kTileK = 128;
-constexpr int kWave = 64, kFrag = 16;
+constexpr int kTileM = TL_TILE_M, kTileN = TL_TILE_N, kTileK = 128;
+constexpr int kWavesM = TL_WAVES_M, kWavesN = TL_WAVES_N;  // the waves' grid over the tile
+constexpr int kThreads = 64 * kWavesM * kWavesN;
+constexpr int kWaveM = kTileM / kWavesM, kWaveN = kTileN / kWavesN;  // C per wave
 constexpr int kChunk = 16;
+static_assert(kWavesM * kWavesN <= 16, "at most 16 waves (1024 threads) per workgroup");
+static_assert(kWaveM % 32 == 0 && kWaveN % 32 == 0, "each wave's piece of C must be whole 32x32 pieces (both atoms fit)");
 
 typedef int i32x8 __attribute__((ext_vector_type(8)));
 
@@ -27,35 +49,39 @@ struct Tile {
   static constexpr int kBits = kBitsT;
   static constexpr int kRowBytes = kTileK * kBits / 8;                       // 128 (FP8) or 64 (FP4)
   static constexpr int kChunksPerRow = kRowBytes / kChunk;
-  static constexpr int kLoadsPerThread = kTile * kChunksPerRow / kThreads;  // 4 or 2
-  static constexpr int kBytes = kTile * kRowBytes;
+  static constexpr int kLoadsA = kTileM * kChunksPerRow / kThreads, kLoadsB = kTileN * kChunksPerRow / kThreads;
+  static constexpr int kLoads = kLoadsA > kLoadsB ? kLoadsA : kLoadsB;  // 4 or 2 in the suite's build
+  static constexpr int kBytesA = kTileM * kRowBytes, kBytesB = kTileN * kRowBytes;
+  static_assert(kLoadsA > 0 && kLoadsB > 0 && kLoadsA * kThreads == kTileM * kChunksPerRow &&
+                    kLoadsB * kThreads == kTileN * kChunksPerRow,
+                "the threads must move the A and B tiles in whole 16-byte chunks");
 
   __device__ static int lds_offset(int row, int byte) { return tl::swizzle<SwB, SwM, SwS>(row * kRowBytes + byte); }
 
   struct Staging {
-    tl::u32x4 a[kLoadsPerThread], b[kLoadsPerThread];
+    tl::u32x4 a[kLoadsA], b[kLoadsB];
   };
 
-  // Thread t moves chunk t % kChunksPerRow of rows t / kChunksPerRow + (256 / kChunksPerRow)·i.
+  // Thread t moves chunk t % kChunksPerRow of rows t / kChunksPerRow + (threads / kChunksPerRow)·i.
   __device__ static void load(Staging& s, const unsigned char* A, const unsigned char* B, int K, int m0, int n0,
                               int k0, int t) {
     const long row_bytes = (long)K * kBits / 8;
 #pragma unroll
-    for (int i = 0; i < kLoadsPerThread; ++i) {
+    for (int i = 0; i < kLoads; ++i) {
       const int row = t / kChunksPerRow + i * (kThreads / kChunksPerRow);
       const int col = (t % kChunksPerRow) * kChunk;
-      s.a[i] = *reinterpret_cast<const tl::u32x4*>(A + (m0 + row) * row_bytes + k0 * kBits / 8 + col);
-      s.b[i] = *reinterpret_cast<const tl::u32x4*>(B + (n0 + row) * row_bytes + k0 * kBits / 8 + col);
+      if (i < kLoadsA) s.a[i] = *reinterpret_cast<const tl::u32x4*>(A + (m0 + row) * row_bytes + k0 * kBits / 8 + col);
+      if (i < kLoadsB) s.b[i] = *reinterpret_cast<const tl::u32x4*>(B + (n0 + row) * row_bytes + k0 * kBits / 8 + col);
     }
   }
 
   __device__ static void store(const Staging& s, unsigned char* lds_a, unsigned char* lds_b, int t) {
 #pragma unroll
-    for (int i = 0; i < kLoadsPerThread; ++i) {
+    for (int i = 0; i < kLoads; ++i) {
       const int row = t / kChunksPerRow + i * (kThreads / kChunksPerRow);
       const int col = (t % kChunksPerRow) * kChunk;
-      *reinterpret_cast<tl::u32x4*>(lds_a + lds_offset(row, col)) = s.a[i];
-      *reinterpret_cast<tl::u32x4*>(lds_b + lds_offset(row, col)) = s.b[i];
+      if (i < kLoadsA) *reinterpret_cast<tl::u32x4*>(lds_a + lds_offset(row, col)) = s.a[i];
+      if (i < kLoadsB) *reinterpret_cast<tl::u32x4*>(lds_b + lds_offset(row, col)) = s.b[i];
     }
   }
 
@@ -137,23 +163,23 @@ __device__ void gemm(tl::bf16* __restrict__ C, const unsigned char* __restrict__
   using At = Atom<R>;
   using Acc = typename At::Acc;
   using Staging = typename T::Staging;
-  constexpr int kTileBytes = T::kBytes;
-  constexpr int kFrags = kWave / R;  // atoms per wave and dimension
+  constexpr int kFragsM = kWaveM / R, kFragsN = kWaveN / R;  // atoms per wave and dimension
+  constexpr int kFrags = kFragsM > kFragsN ? kFragsM : kFragsN;
 
-  __shared__ __attribute__((aligned(16))) unsigned char lds_a[2][kTileBytes];
-  __shared__ __attribute__((aligned(16))) unsigned char lds_b[2][kTileBytes];
+  __shared__ __attribute__((aligned(16))) unsigned char lds_a[2][T::kBytesA];
+  __shared__ __attribute__((aligned(16))) unsigned char lds_b[2][T::kBytesB];
   const int t = threadIdx.x;
   const int lane = t % tl::kWaveSize, wave = t / tl::kWaveSize;
-  const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
-  const int wm = (wave / 2) * kWave, wn = (wave % 2) * kWave;
+  const int m0 = blockIdx.y * kTileM, n0 = blockIdx.x * kTileN;
+  const int wm = (wave / kWavesN) * kWaveM, wn = (wave % kWavesN) * kWaveN;
   const int frag_row = lane % R, g = lane / R;
   const int blocks = K / 32;
 
-  Acc acc[kFrags][kFrags];
+  Acc acc[kFragsM][kFragsN];
 #pragma unroll
-  for (int i = 0; i < kFrags; ++i)
+  for (int i = 0; i < kFragsM; ++i)
 #pragma unroll
-    for (int j = 0; j < kFrags; ++j) acc[i][j] = Acc{};
+    for (int j = 0; j < kFragsN; ++j) acc[i][j] = Acc{};
 
   Staging staging;
   T::load(staging, A, B, K, m0, n0, 0, t);
@@ -165,24 +191,24 @@ __device__ void gemm(tl::bf16* __restrict__ C, const unsigned char* __restrict__
     const int cur = step & 1;
     const bool more = step + 1 < steps;
     if (more) T::load(staging, A, B, K, m0, n0, (step + 1) * kTileK, t);
-    int sa[kFrags], sb[kFrags];
+    int sa[kFragsM], sb[kFragsN];
 #pragma unroll
     for (int i = 0; i < kFrags; ++i) {
-      sa[i] = At::scales(scale_a, m0 + wm + i * R + frag_row, blocks, step, g);
-      sb[i] = At::scales(scale_b, n0 + wn + i * R + frag_row, blocks, step, g);
+      if (i < kFragsM) sa[i] = At::scales(scale_a, m0 + wm + i * R + frag_row, blocks, step, g);
+      if (i < kFragsN) sb[i] = At::scales(scale_b, n0 + wn + i * R + frag_row, blocks, step, g);
     }
 #pragma unroll
     for (int kk = 0; kk < At::kSteps; ++kk) {
-      i32x8 a[kFrags], b[kFrags];
+      i32x8 a[kFragsM], b[kFragsN];
 #pragma unroll
       for (int i = 0; i < kFrags; ++i) {
-        a[i] = At::template operand<T>(lds_a[cur], wm + i * R + frag_row, g, kk);
-        b[i] = At::template operand<T>(lds_b[cur], wn + i * R + frag_row, g, kk);
+        if (i < kFragsM) a[i] = At::template operand<T>(lds_a[cur], wm + i * R + frag_row, g, kk);
+        if (i < kFragsN) b[i] = At::template operand<T>(lds_b[cur], wn + i * R + frag_row, g, kk);
       }
 #pragma unroll
-      for (int i = 0; i < kFrags; ++i)
+      for (int i = 0; i < kFragsM; ++i)
 #pragma unroll
-        for (int j = 0; j < kFrags; ++j) acc[i][j] = At::template mfma<kFormat>(a[i], b[j], acc[i][j], sa[i], sb[j], kk);
+        for (int j = 0; j < kFragsN; ++j) acc[i][j] = At::template mfma<kFormat>(a[i], b[j], acc[i][j], sa[i], sb[j], kk);
     }
     if (more) T::store(staging, lds_a[cur ^ 1], lds_b[cur ^ 1], t);
     __syncthreads();
@@ -190,9 +216,9 @@ __device__ void gemm(tl::bf16* __restrict__ C, const unsigned char* __restrict__
 
   constexpr int kRegs = R * R / tl::kWaveSize;
 #pragma unroll
-  for (int i = 0; i < kFrags; ++i)
+  for (int i = 0; i < kFragsM; ++i)
 #pragma unroll
-    for (int j = 0; j < kFrags; ++j)
+    for (int j = 0; j < kFragsN; ++j)
 #pragma unroll
       for (int r = 0; r < kRegs; ++r) {
         const int row = m0 + wm + i * R + At::out_row(r, g);

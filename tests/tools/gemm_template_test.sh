@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gemm_bf16 as a template (kernels/gemm_bf16/gemm_tile.hpp): variants
+# gemm_bf16 and gemm_mxfp4 as templates (kernels/gemm_bf16/gemm_tile.hpp,
+# kernels/common/mx_gemm_tile.hpp): variants
 # compiled with -DTL_NAME=V into the kernel cache, each launched by
 # gemm_bf16.launch.toml, all computing the same C (= A·Bᵀ, checked with numpy);
 # a variant that breaks the template's rules is refused with the compiler's
@@ -45,6 +46,39 @@ err = np.abs(c - ref).max() / np.abs(ref).max()
 print("ok" if err < 1e-2 and np.abs(c).max() > 0 else f"max relative error {err}")' "$tmp/saved")"
   else
     check "variant $v computes the same C" "$first" "$c"
+  fi
+done
+
+# The MXFP4 GEMM's template (kernels/common/mx_gemm_tile.hpp): the same C from
+# every variant, and C = A·Bᵀ of the E2M1 values (scales 2^0) by numpy.
+mx_template="$here/../../kernels/gemm_mxfp4/gemm_mxfp4.launch.toml"
+sed -e 's|^\(buffer = { bytes = "[MN]\*(K/128)\*64".*\)$|\1\nsave = true|' "$mx_template" > "$tmp/mx_saving.toml"
+first=""
+for v in TILE_M=128,TILE_N=128,WAVES_M=2,WAVES_N=2 TILE_M=256,TILE_N=128,WAVES_M=2,WAVES_N=4 \
+         TILE_M=64,TILE_N=64,WAVES_M=1,WAVES_N=1 TILE_M=128,TILE_N=256,WAVES_M=4,WAVES_N=1; do
+  run compile gemm_mxfp4 --params "$v"
+  check "compile mxfp4 $v exit" 0 "$rc"
+  co=$(printf '%s\n' "$out" | head -1)
+  rm -rf "$tmp/saved"
+  run sim "$co" --launch "$tmp/mx_saving.toml" --shape "M=256,N=256,K=256,$v" --functional --save "$tmp/saved"
+  check "mxfp4 variant $v runs" 0 "$rc"
+  c=$(sha256sum < "$tmp/saved/@0.bin")
+  if [ -z "$first" ]; then
+    first=$c
+    check "mxfp4 C = A·Bᵀ" "ok" "$(/usr/bin/python3 -c '
+import sys, numpy as np
+e2m1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6])
+def fp4(path, rows):
+    b = np.fromfile(path, dtype=np.uint8).reshape(rows, -1)
+    return np.stack([e2m1[b & 15], e2m1[b >> 4]], axis=-1).reshape(rows, -1)  # element 2i in the low nibble
+d = sys.argv[1]
+a, b = fp4(d + "/@8.bin", 256), fp4(d + "/@24.bin", 256)
+c = (np.fromfile(d + "/@0.bin", dtype=np.uint16).astype(np.uint32) << 16).view(np.float32).reshape(256, 256)
+ref = a @ b.T
+err = np.abs(c - ref).max() / np.abs(ref).max()
+print("ok" if err < 1e-2 and np.abs(c).max() > 0 else f"max relative error {err}")' "$tmp/saved")"
+  else
+    check "mxfp4 variant $v computes the same C" "$first" "$c"
   fi
 done
 
