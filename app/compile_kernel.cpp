@@ -217,6 +217,10 @@ CompiledVariant compile_variant(const std::string& name, const std::string& arch
   const std::string failure = fs::exists(dir / "failed") ? first_error(slurp(dir / "compile.log")) : "";
   if (failure.empty()) {
     argv.push_back("--offload-arch=" + arch);
+    // HIP names each compilation unit (__hip_cuid_<id>) from the output path
+    // unless told; from the key, the same variant is the same bytes in any
+    // cache folder.
+    argv.push_back("-cuid=" + v.key.substr(0, 16));
     argv.push_back(std::string("-I") + build::kSourceDir);
     argv.push_back("-o");
     argv.push_back(v.code_object);

@@ -39,8 +39,8 @@ std::string compile_suite_kernel(const CompileJob& job, const std::string& out_d
 // the arch, the parameters and the contents of the kernel's folder and of
 // kernels/common; so an edited source or another compiler is a new entry, and
 // a hit costs no compile.  Concurrent callers (MPI ranks) wait for each
-// other on a lock, so each variant compiles once and its path — which lld's
-// output depends on — is the same for everyone.  A variant that does not
+// other on a lock, so each variant compiles once; its compilation-unit id
+// comes from the key, so the same variant is the same bytes in any cache.  A variant that does not
 // compile is cached too, and throws std::runtime_error with the compiler's
 // first error line ("static assertion failed: ...").
 struct CompiledVariant {

@@ -82,6 +82,14 @@ print("ok" if err < 1e-2 and np.abs(c).max() > 0 else f"max relative error {err}
   fi
 done
 
+# The same variant is the same bytes in any cache folder (a sweep's stored
+# code-object SHA-256 must not depend on where the cache is).
+run compile gemm_bf16 --params TILE_M=256,TILE_N=128,WAVES_M=2,WAVES_N=4
+here_co=$(printf '%s\n' "$out" | head -1 | sed 's/ (cached)$//')
+run compile gemm_bf16 --params TILE_M=256,TILE_N=128,WAVES_M=2,WAVES_N=4 --cache "$tmp/other cache"
+there_co=$(printf '%s\n' "$out" | head -1)
+check "the same variant in another cache" "same" "$(cmp -s "$here_co" "$there_co" && echo same || echo differ)"
+
 run compile gemm_bf16 --params TILE_M=128,TILE_N=128,WAVES_M=3,WAVES_N=1
 check "a variant against the template's rules exit" 1 "$rc"
 contains "a variant against the template's rules says which" "does not compile for gfx950: static assertion failed" "$err"
