@@ -7,6 +7,7 @@
 #include <set>
 
 #include <algorithm>
+#include <cstring>
 #include <iomanip>
 #include <sstream>
 #include <unordered_map>
@@ -192,7 +193,8 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
   }
   using Align = TextTable::Align;
   if (by == CompareBy::kPc && !c.pc_rows.empty()) {  // the thread trace's per-pc columns, both sides
-    o << "per pc (the thread trace's columns; the pcs that differ most first):\n";
+    o << (c.program_order ? "per pc (the thread trace's columns), in program order:\n"
+                          : "per pc (the thread trace's columns; the pcs that differ most first):\n");
     TextTable t({{"pc", Align::left}, {"instruction", Align::left}, {"hits A"}, {"hits B"}, {"latency A"}, {"latency B"},
                  {"B/A"}, {"stall A"}, {"stall B"}, {"idle A"}, {"idle B"}});
     for (const PcRow& row : c.pc_rows) {
@@ -211,7 +213,7 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
                {"stall B"}, {"B/A"}});
   // Per pc, the instructions where the runs differ most come first.
   std::vector<std::pair<std::string, std::pair<Totals, Totals>>> rows(c.rows.begin(), c.rows.end());
-  if (by == CompareBy::kPc) {
+  if (by == CompareBy::kPc && !c.program_order) {  // keys are 0x%06x: their text order is program order
     auto gap = [](const std::pair<Totals, Totals>& ab) {
       auto d = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : b - a; };
       return std::max(d(ab.first.cycles, ab.second.cycles), d(ab.first.stall, ab.second.stall));
@@ -271,5 +273,50 @@ void print_json(const Comparison& c, std::ostream& o) {
   o << j.dump() << "\n";
 }
 
+
+void set_program_order(Comparison& c) {
+  std::stable_sort(c.pc_rows.begin(), c.pc_rows.end(), [](const PcRow& l, const PcRow& r) { return l.pc < r.pc; });
+  c.program_order = true;
+}
+
+std::vector<ListingRow> stored_listing(const Reader& r, const std::string& id) {
+  std::vector<PcStatRecord> stats = r.pc_stats(id);
+  std::sort(stats.begin(), stats.end(), [](const PcStatRecord& a, const PcStatRecord& b) { return a.pc < b.pc; });
+  std::unordered_map<std::uint32_t, std::map<std::uint8_t, std::uint64_t>> stalled;  // pc -> reason -> cycles
+  if (!stats.empty())
+    r.for_each_event_block(id, [&](const EventRecord* e, std::size_t n) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (e[i].stall > 0) stalled[e[i].pc][e[i].stall_reason] += e[i].stall;
+    });
+  const std::vector<std::string> reasons = r.stall_reason_names(id);
+  std::vector<ListingRow> rows;
+  for (const PcStatRecord& s : stats) {
+    ListingRow row{s, ""};
+    if (const auto it = stalled.find(s.pc); it != stalled.end()) {
+      const auto most = std::max_element(it->second.begin(), it->second.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      row.waits_on = name_or(reasons, most->first, "reason ");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::ostream& o) {
+  o << v.info.id << ": " << rows.size() << " instructions in program order (the thread trace's per-pc columns, in "
+    << v.info.time_unit << ")\n";
+  using Align = TextTable::Align;
+  TextTable t({{"pc", Align::left}, {"instruction", Align::left}, {"hits"}, {"latency"}, {"mean"}, {"stall"}, {"idle"},
+               {"waits most on", Align::left}});
+  for (const ListingRow& row : rows) {
+    char pc[16], mean[32];
+    std::snprintf(pc, sizeof pc, "0x%06x", row.stat.pc);
+    std::snprintf(mean, sizeof mean, "%.1f", row.stat.hits ? static_cast<double>(row.stat.latency) / row.stat.hits : 0.0);
+    t.add_row({pc, std::string(row.stat.instruction, strnlen(row.stat.instruction, sizeof row.stat.instruction)).substr(0, 48),
+               std::to_string(row.stat.hits), std::to_string(row.stat.latency), mean, std::to_string(row.stat.stall),
+               std::to_string(row.stat.idle), row.waits_on});
+  }
+  t.print(o);
+}
 
 }  // namespace tilelab::traces

@@ -37,8 +37,22 @@ struct PcRow {
   PcStatRecord a{}, b{};
 };
 
+// One instruction of a stored run in program order: the thread trace's
+// per-pc columns (pc_stats) and the reason its waves waited on most there
+// (the events' stall reasons weighted by stall cycles; "" when no event
+// stalled, "stall" for a thread trace, which gives no reason).
+struct ListingRow {
+  PcStatRecord stat{};
+  std::string waits_on;
+};
+// A simulated run or an imported thread trace alike; empty when the run has
+// no pc_stats (a design check, a hardware run without a thread trace).
+std::vector<ListingRow> stored_listing(const Reader& r, const std::string& id);
+void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::ostream& out);
+
 struct Comparison {
   RunView a, b;
+  bool program_order = false;  // pc rows in program order (set_program_order), not by difference
   // When both runs have per-pc statistics (a thread trace, the cycle model):
   // by pc, the pcs whose latency (then stall, then idle) differ most first.
   std::vector<PcRow> pc_rows;
@@ -71,6 +85,8 @@ std::string name_or(const std::vector<std::string>& names, std::size_t i, const 
 // cycle-model run) are put in the same words: the latter's instructions by
 // thread_trace_category of their mnemonics.
 Comparison compare(const Reader& r, const std::string& a, const std::string& b, CompareBy by, bool force);
+// The per-pc rows (and --by pc's) in program order: the two listings side by side.
+void set_program_order(Comparison& c);
 void print_table(const Comparison& c, CompareBy by, std::ostream& out);
 void print_json(const Comparison& c, std::ostream& out);
 

@@ -426,6 +426,11 @@ def test_import_compare_and_export_without_the_cli(tmp_path):
     assert c["a"] == "rocprof-10" and c["waves"]["a"]["waves"] == 2
     assert {k: r["a"]["instructions"] for k, r in c["rows"].items() if r["a"]["instructions"]} == \
         {"IMMED": 2, "SMEM": 2, "VALU/MFMA": 2}
+    listing = t.listing(store, "rocprof-10")  # the imported thread trace in program order
+    assert [(r["pc"], r["hits"], r["latency"], r["stall"], r["idle"], r["waits_on"]) for r in listing] == \
+        [(0x1000, 2, 24, 8, 0, "stall"), (0x1008, 2, 20, 4, 18, "stall"), (0x1010, 2, 8, 0, 28, "")]
+    model_listing = t.listing(store, "model")
+    assert [r["pc"] for r in model_listing] == sorted(r["pc"] for r in model_listing) and model_listing[-1]["instruction"] == "s_endpgm"
     st = t.export_perfetto(store, ["rocprof-10", "model"], str(tmp_path / "both.json"))
     assert st["events"] == 6 + len(t.load_run(store, "model")["events"]) and st["group"] == 1
     with pytest.raises(ValueError, match="by takes class, pc or wave"):

@@ -27,6 +27,16 @@ check "rocpd and thread trace exit" 0 "$rc"
 contains "rocpd and thread trace runs" "imported 2 dispatch(es) from 2 file(s)" "$out"
 run compare "$tmp/p.h5" rocprof-10 rocprof-11
 contains "compare derived" "lds_bank_conflict_rate  0.142857  0  0.00  " "$err$out"
+# The imported thread trace's listing in program order, and both runs' side by side.
+run runs show "$tmp/p.h5" rocprof-10 --listing
+contains "listing of an imported thread trace" "rocprof-10: 3 instructions in program order" "$out"
+contains "listing row (hits, latency, mean, stall, idle, waits on)" "0x001008  v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11]     2       20  10.0      4    18  stall" "$out"
+run runs show "$tmp/p.h5" rocprof-11 --listing
+contains "no listing without pc statistics" "no listing: the run has no per-pc statistics" "$out"
+run compare "$tmp/p.h5" rocprof-10 rocprof-11 --by pc --in-order
+check "compare in program order exit" 0 "$rc"
+run compare "$tmp/p.h5" rocprof-10 rocprof-11 --in-order
+check "--in-order without --by pc exit" 2 "$rc"
 run export "$tmp/p.h5" rocprof-10 rocprof-11 --perfetto "$tmp/both.json"
 check "export two runs exit" 0 "$rc"
 check "export two runs tracks (11 has no thread trace)" "rocprof-10: CU 5" "$(/usr/bin/python3 -c '

@@ -33,17 +33,23 @@ std::string summary_of(const traces::RunView& v) {
 int run_runs(const std::vector<std::string>& all_args) {
   const char* help =
       "usage: tilelab runs list FILE [--json]\n"
-      "       tilelab runs show FILE RUN [--json]\n\n"
+      "       tilelab runs show FILE RUN [--json] [--listing]\n\n"
       "list: one line per run: id, kind, kernel, arch/device, UTC time, summary;\n"
       "      a run that cannot be read (its file missing or damaged) gets a line saying\n"
       "      why, the others are listed all the same, and the exit status is 1.\n"
       "show: a run's provenance, summary, table sizes, counters and LDS sites.\n"
+      "      --listing adds the whole program in order with the thread trace's per-pc\n"
+      "      columns (hits, latency, mean, stall, idle) and what its waves waited on\n"
+      "      most there: a simulated run or an imported thread trace alike (the\n"
+      "      trace gives no reasons: \"stall\"); `sim --timing --listing` adds the loop\n"
+      "      bars and MFMA/LDS marks a code object gives.\n"
       "--json: the same as JSON (list: an array, an unreadable run as {\"id\", \"error\"};\n"
       "      show: one object), keys as traces/SCHEMA.md names the fields.\n"
       "The file is opened read-only (traces/SCHEMA.md describes it).\n";
   std::vector<std::string> args;
-  bool json = false;
-  for (const std::string& a : all_args) (a == "--json" ? json = true : (args.push_back(a), false));
+  bool json = false, listing = false;
+  for (const std::string& a : all_args)
+    (a == "--json" ? json = true : a == "--listing" ? listing = true : (args.push_back(a), false));
   if (args.empty()) return usage_error("runs", "runs needs list or show");
   if (args[0] == "--help" || args[0] == "-h") {
     std::cout << help;
@@ -99,6 +105,11 @@ int run_runs(const std::vector<std::string>& all_args) {
       for (const traces::LdsRecord& l : r.lds(i.id))
         std::cout << "  lds " << l.site << "  " << l.instruction << "  phases " << l.phases << "  worst "
                   << l.worst_ways << "-way  conflict cycles " << l.conflict_cycles << "  x" << l.count << "\n";
+      if (listing) {
+        const std::vector<traces::ListingRow> rows = traces::stored_listing(r, i.id);
+        if (rows.empty()) std::cout << "  no listing: the run has no per-pc statistics (pc_stats)\n";
+        else traces::print_listing(v, rows, std::cout);
+      }
       return kOk;
     }
   } catch (const traces::StoreError& e) {
@@ -109,13 +120,15 @@ int run_runs(const std::vector<std::string>& all_args) {
 
 int run_compare(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab compare FILE RUN_A RUN_B [--by class|pc|wave] [--json] [--force]\n\n"
+      "usage: tilelab compare FILE RUN_A RUN_B [--by class|pc|wave] [--in-order] [--json] [--force]\n\n"
       "Side by side: median time ratio (B/A), per instruction class (or pc, or wave)\n"
       "instructions, busy cycles and stall cycles, LDS conflict cycles, and the counters\n"
-      "both runs have.  Runs of different kernels or problem shapes are refused unless\n"
-      "--force.\n";
+      "both runs have.  --by pc lists the pcs that differ most first; with --in-order\n"
+      "in program order (the two runs' listings side by side).  Runs of different\n"
+      "kernels or problem shapes are refused unless --force (or unless one was\n"
+      "simulated `sim --like` the other).\n";
   po::options_description opts;
-  opts.add_options()("help", "")("json", "")("force", "")("by", po::value<std::string>()->default_value("class"), "")(
+  opts.add_options()("help", "")("json", "")("force", "")("in-order", "")("by", po::value<std::string>()->default_value("class"), "")(
       "pos", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
   pos.add("pos", -1);
@@ -136,7 +149,9 @@ int run_compare(const std::vector<std::string>& args) {
   if (static_cast<int>(by) == -1) return usage_error("compare", "--by takes class, pc or wave");
   try {
     traces::Reader r(p[0]);
+    if (vm.count("in-order") && by != traces::CompareBy::kPc) return usage_error("compare", "--in-order goes with --by pc");
     traces::Comparison c = traces::compare(r, p[1], p[2], by, vm.count("force") > 0);
+    if (vm.count("in-order")) traces::set_program_order(c);
     if (vm.count("json")) traces::print_json(c, std::cout);
     else traces::print_table(c, by, std::cout);
   } catch (const traces::StoreError& e) {

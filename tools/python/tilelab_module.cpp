@@ -37,6 +37,7 @@
 #include "app/perfetto_file.hpp"
 #include "app/provenance.hpp"
 #include "traces/analysis.hpp"
+#include <cstring>
 #include "traces/rocprof/profile.hpp"
 #include "traces/store.hpp"
 
@@ -841,6 +842,25 @@ PYBIND11_MODULE(_tilelab, m) {
      "for another writer); the dict then says its 'run_id'.  like='RUN' (with timing=True): the run simulates the "
      "profiled dispatch RUN (see like()); recorded with {'like': RUN} in its config and run_id default 'RUN-timing', "
      "as `sim --like` does, so compare() lines the two up.");
+  m.def("listing", [](const std::string& store, const std::string& run) {
+    const traces::Reader r(store);
+    py::list rows;
+    for (const traces::ListingRow& row : traces::stored_listing(r, run)) {
+      py::dict d;
+      d["pc"] = row.stat.pc;
+      d["instruction"] = std::string(row.stat.instruction, strnlen(row.stat.instruction, sizeof row.stat.instruction));
+      d["hits"] = row.stat.hits;
+      d["latency"] = row.stat.latency;
+      d["stall"] = row.stat.stall;
+      d["idle"] = row.stat.idle;
+      d["waits_on"] = row.waits_on;
+      rows.append(d);
+    }
+    return rows;
+  }, py::arg("store"), py::arg("run"),
+     "`tilelab runs show STORE RUN --listing`: the run's instructions in program order, one dict each (pc, "
+     "instruction, hits, latency, stall, idle in the run's time unit, waits_on: the stall reason that cost most "
+     "there), for a simulated run or an imported thread trace alike; [] when the run has no per-pc statistics.");
   m.def("like", [](const std::string& store, const std::string& run, const py::object& shape) {
     const app::LikeDispatch l = app::resolve_like(
         traces::Reader(store).run(run),

@@ -14,14 +14,14 @@ environment (README: "Python").  Drawing helpers are in `tilelab.draw`.
 """
 from ._tilelab import __version__  # noqa: F401  (CMake's project version, as `tilelab --version`)
 from ._tilelab import (ComposedLayout, Layout, Swizzle, arch, blocked_product, check, coalesce, code_object_dir, compare, compile, complement, coverage,
-                       composition, disasm, export_perfetto, export_rocprof, import_rocprof, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse, like,
+                       composition, disasm, export_perfetto, export_rocprof, import_rocprof, evaluate, kernels, filter, flat_divide, flat_product, lds, lds_tile, left_inverse, like, listing,
                        logical_divide, logical_product, make_layout_tv, make_ordered_layout, occupancy,
                        raked_product, recast, right_inverse, run, sim, sweep, swizzle_search, tile_to_shape, tiled_divide,
                        tiled_product, tune_export, tune_lookup, zipped_divide, zipped_product)
 
 __all__ = [
     "ComposedLayout", "Layout", "Swizzle", "arch", "blocked_product", "check", "coalesce", "code_object_dir", "compare", "compile", "complement", "coverage",
-    "composition", "disasm", "export_perfetto", "export_rocprof", "import_rocprof", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "like", "load_run",
+    "composition", "disasm", "export_perfetto", "export_rocprof", "import_rocprof", "evaluate", "kernels", "filter", "flat_divide", "flat_product", "lds", "lds_tile", "left_inverse", "like", "listing", "load_run",
     "logical_divide", "logical_product", "make_layout_tv", "make_ordered_layout", "occupancy", "raked_product",
     "recast", "right_inverse", "run", "runs", "sim", "sweep", "swizzle_search", "tile_to_shape", "tiled_divide",
     "tiled_product", "tune_export", "tune_lookup", "zipped_divide", "zipped_product",
