@@ -509,7 +509,7 @@ def test_notebooks_are_stored_with_their_outputs():
     # anything (tests/python/run_notebooks.py --write stores them).
     root = pathlib.Path(__file__).resolve().parent.parent.parent
     books = sorted((root / "notebooks").glob("*.ipynb"))
-    assert len(books) == 7
+    assert len(books) == 8
     for book in books:
         nb = json.loads(book.read_text())
         outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
