@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <span>
 #include <filesystem>
@@ -88,8 +89,11 @@ struct FileLock {
   explicit FileLock(const fs::path& p) {
     fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) throw std::runtime_error(p.string() + ": cannot create the kernel cache's lock");
-    while (::flock(fd, LOCK_EX) != 0) {
-    }
+    while (::flock(fd, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        ::close(fd);
+        throw std::runtime_error(p.string() + ": cannot lock the kernel cache");
+      }
   }
   ~FileLock() { ::close(fd); }
 };
@@ -178,18 +182,16 @@ std::string suite_launch_template(const std::string& name) {
   return fs::is_regular_file(t, ec) ? t.string() : "";
 }
 
-CompiledVariant compile_variant(const std::string& name, const std::string& arch,
-                                const std::map<std::string, std::int64_t>& params, const std::string& cache_dir) {
-  const char* source = source_of(name);
-  if (!source) throw std::invalid_argument("no kernel named '" + name + "'");
-  if (arch != "gfx950" && arch != "gfx942") throw std::invalid_argument("arch '" + arch + "' is not gfx950 or gfx942");
-  for (const auto& [k, v] : params)
-    if (k.empty() || !std::all_of(k.begin(), k.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; }))
-      throw std::invalid_argument("parameter '" + k + "' is not an upper-case name (TILE_M, WAVES_N, ...)");
-  // The key: every input that decides the code object's bytes.
+namespace {
+// The compiler's command line for a variant (without its arch and output)
+// and the key: the SHA-256 of every input that decides the code object's
+// bytes — the compiler's version, the flags, the parameters, and the
+// contents of kernels/common and of the kernel's own folder.
+std::string variant_key(const char* source, const std::string& arch, const std::map<std::string, std::int64_t>& params,
+                        std::vector<std::string>& argv) {
   const fs::path root = fs::path(build::kSourceDir) / "kernels";
   std::string material = compiler_version() + "\n" + arch + "\n" + source + "\n";
-  std::vector<std::string> argv{build::kCompiler};
+  argv = {build::kCompiler};
   for (const char* f : build::kFlags) argv.push_back(f), material += std::string(f) + "\n";
   for (const auto& [k, v] : params) {
     argv.push_back("-DTL_" + k + "=" + std::to_string(v));
@@ -202,10 +204,28 @@ CompiledVariant compile_variant(const std::string& name, const std::string& arch
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) material += f.lexically_relative(root).string() + "\n" + slurp(f) + "\n";
   }
+  return isa::sha256_hex(std::span(reinterpret_cast<const std::uint8_t*>(material.data()), material.size()));
+}
+
+bool upper_case_name(const std::string& k) {
+  return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+}  // namespace
+
+CompiledVariant compile_variant(const std::string& name, const std::string& arch,
+                                const std::map<std::string, std::int64_t>& params, const std::string& cache_dir) {
+  const char* source = source_of(name);
+  if (!source) throw std::invalid_argument("no kernel named '" + name + "'");
+  if (arch != "gfx950" && arch != "gfx942") throw std::invalid_argument("arch '" + arch + "' is not gfx950 or gfx942");
+  for (const auto& [k, v] : params)
+    if (!upper_case_name(k)) throw std::invalid_argument("parameter '" + k + "' is not an upper-case name (TILE_M, WAVES_N, ...)");
   CompiledVariant v;
-  v.key = isa::sha256_hex(std::span(reinterpret_cast<const std::uint8_t*>(material.data()), material.size()));
+  std::vector<std::string> argv;
+  v.key = variant_key(source, arch, params, argv);
   const fs::path base = cache_dir.empty() ? fs::path(kernel_cache_dir()) : fs::path(cache_dir);
-  const fs::path dir = base / v.key;
+  const fs::path dir = base / v.key, log = dir / "compile.log";
   fs::create_directories(dir);
   v.code_object = (dir / (name + ".hsaco")).string();
   const FileLock lock(base / (v.key + ".lock"));
@@ -214,18 +234,15 @@ CompiledVariant compile_variant(const std::string& name, const std::string& arch
     v.cached = true;
     return v;
   }
-  const std::string failure = fs::exists(dir / "failed") ? first_error(slurp(dir / "compile.log")) : "";
-  if (failure.empty()) {
-    argv.push_back("--offload-arch=" + arch);
+  if (!fs::exists(dir / "failed") || first_error(slurp(log)).empty()) {
     // HIP names each compilation unit (__hip_cuid_<id>) from the output path
     // unless told; from the key, the same variant is the same bytes in any
     // cache folder.
-    argv.push_back("-cuid=" + v.key.substr(0, 16));
-    argv.push_back(std::string("-I") + build::kSourceDir);
-    argv.push_back("-o");
-    argv.push_back(v.code_object);
-    argv.push_back((root / source).string());
-    const int rc = run_process(argv, (dir / "compile.log").string());
+    for (const std::string& a : {"--offload-arch=" + arch, "-cuid=" + v.key.substr(0, 16),
+                                 std::string("-I") + build::kSourceDir, std::string("-o"), v.code_object,
+                                 (fs::path(build::kSourceDir) / "kernels" / source).string()})
+      argv.push_back(a);
+    const int rc = run_process(argv, log.string());
     if (rc == 0) {
       std::ofstream(dir / "ok") << "";
       return v;
@@ -235,8 +252,7 @@ CompiledVariant compile_variant(const std::string& name, const std::string& arch
     if (rc == 127) throw std::runtime_error(std::string("cannot run ") + build::kCompiler);
     std::ofstream(dir / "failed") << rc << "\n";
   }
-  throw std::runtime_error(name + " with these parameters does not compile for " + arch + ": " +
-                           first_error(slurp(dir / "compile.log")));
+  throw std::runtime_error(name + " with these parameters does not compile for " + arch + ": " + first_error(slurp(log)));
 }
 
 }  // namespace tilelab::app
