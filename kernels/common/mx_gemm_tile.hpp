@@ -19,18 +19,7 @@
 #pragma once
 #include "kernels/common/tilelab_hip.hpp"
 
-#ifndef TL_TILE_M
-#define TL_TILE_M 128
-#endif
-#ifndef TL_TILE_N
-#define TL_TILE_N 128
-#endif
-#ifndef TL_WAVES_M
-#define TL_WAVES_M 2
-#endif
-#ifndef TL_WAVES_N
-#define TL_WAVES_N 2
-#endif
+#include "kernels/common/tile_params.hpp"
 
 #if defined(__gfx950__)
 namespace mx_gemm_tile {

@@ -23,18 +23,7 @@
 #ifdef TILELAB_GEMM_PLAIN_LDS
 #define TL_SWIZZLE 0
 #endif
-#ifndef TL_TILE_M
-#define TL_TILE_M 128
-#endif
-#ifndef TL_TILE_N
-#define TL_TILE_N 128
-#endif
-#ifndef TL_WAVES_M
-#define TL_WAVES_M 2
-#endif
-#ifndef TL_WAVES_N
-#define TL_WAVES_N 2
-#endif
+#include "kernels/common/tile_params.hpp"
 #ifndef TL_SWIZZLE
 #define TL_SWIZZLE 1
 #endif
