@@ -77,21 +77,42 @@ std::string suite_kernel_name(const std::string& profiled_name) {
   return trimmed(s);
 }
 
+namespace {
+// The suite kernel (with a host) that a profiled kernel name means.
+const kernels::KernelSpec& suite_spec_of(const traces::RunView& run) {
+  const std::string name = suite_kernel_name(run.info.kernel);
+  for (const kernels::KernelSpec& s : kernels::all_specs())
+    if (s.name == name && kernels::find_host(s.name)) return s;
+  std::string hosted;
+  for (const std::string& k : kernels::hosted_kernels()) hosted += (hosted.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("run '" + run.info.id + "' ran kernel '" + run.info.kernel + "' ('" + name +
+                              "'), which is no suite kernel (" + hosted +
+                              "); a foreign code object runs with `sim FILE.co --launch L.toml`");
+}
+
+// The one example shape that launches `grid`, or a one-line refusal saying what is missing.
+std::vector<long long> example_with_grid(const traces::RunView& run, const kernels::KernelSpec& spec,
+                                         const std::optional<Grid>& grid, const std::string& arch) {
+  std::vector<std::vector<long long>> matching;
+  if (grid)
+    for (const auto& example : spec.example_shapes)
+      if (workgroups_of(spec, example, arch) == grid->workgroups) matching.push_back(example);
+  if (matching.size() == 1) return matching.front();
+  std::string listed, dims;
+  for (const auto& m : matching) listed += (listed.empty() ? "" : "; ") + shape_text(spec, m);
+  for (const std::string& d : spec.shape_dims) dims += (dims.empty() ? "" : ",") + d;
+  throw std::invalid_argument("run '" + run.info.id + "' does not say " + spec.name +
+                              "'s shape (profiles record no kernel arguments)" +
+                              (grid ? ": its grid is " + std::to_string(grid->workgroups) + " workgroups" : std::string()) +
+                              (matching.empty() ? std::string() : ", as in the examples " + listed) + "; give --shape " + dims);
+}
+}  // namespace
+
 LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape) {
   if (run.info.kind != "hw")
     throw std::invalid_argument("run '" + run.info.id + "' is a " + run.info.kind +
                                 " run; --like takes a dispatch measured on a GPU (kind hw: imported or `tilelab run`)");
-  const std::string name = suite_kernel_name(run.info.kernel);
-  const kernels::KernelSpec* spec = nullptr;
-  for (const kernels::KernelSpec& s : kernels::all_specs())
-    if (s.name == name && kernels::find_host(s.name)) spec = &s;
-  if (!spec) {
-    std::string hosted;
-    for (const std::string& k : kernels::hosted_kernels()) hosted += (hosted.empty() ? "" : ", ") + k;
-    throw std::invalid_argument("run '" + run.info.id + "' ran kernel '" + run.info.kernel + "' ('" + name +
-                                "'), which is no suite kernel (" + hosted +
-                                "); a foreign code object runs with `sim FILE.co --launch L.toml`");
-  }
+  const kernels::KernelSpec* spec = &suite_spec_of(run);
   LikeDispatch like;
   like.spec = spec;
   like.arch = run.info.arch;
@@ -108,24 +129,7 @@ LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::v
   } else if (auto words = shape_in_words(*spec, run.info.problem_shape)) {
     like.shape = *words, like.shape_from = "the run's problem shape";
   } else {
-    std::vector<std::vector<long long>> matching;
-    if (grid)
-      for (const auto& example : spec->example_shapes)
-        if (workgroups_of(*spec, example, arch) == grid->workgroups) matching.push_back(example);
-    if (matching.size() != 1) {
-      std::string listed;
-      for (const auto& m : matching) listed += (listed.empty() ? "" : "; ") + shape_text(*spec, m);
-      throw std::invalid_argument(
-          "run '" + run.info.id + "' does not say " + spec->name + "'s shape (profiles record no kernel arguments)" +
-          (grid ? ": its grid is " + std::to_string(grid->workgroups) + " workgroups" : std::string()) +
-          (matching.empty() ? std::string() : ", as in the examples " + listed) + "; give --shape " +
-          [&] {
-            std::string dims;
-            for (const std::string& d : spec->shape_dims) dims += (dims.empty() ? "" : ",") + d;
-            return dims;
-          }());
-    }
-    like.shape = matching.front(), like.shape_from = "the example whose grid it is";
+    like.shape = example_with_grid(run, *spec, grid, arch), like.shape_from = "the example whose grid it is";
   }
   if (std::string v = spec->shape_violations(like.shape); !v.empty())
     throw std::invalid_argument(shape_text(*spec, like.shape) + " (" + like.shape_from + "): " + v);
