@@ -82,6 +82,17 @@ print("ok" if err < 1e-2 and np.abs(c).max() > 0 else f"max relative error {err}
   fi
 done
 
+# Each launch template launches the suite's own build as its host does: the
+# same cycles at the same shape.
+codes=$(dirname "$(dirname "$(realpath "$tilelab")")")/kernels/gfx950
+for k in gemm_bf16 gemm_mxfp4 gemm_mxfp8; do
+  run sim "$codes/$k.hsaco" --launch "$here/../../kernels/$k/$k.launch.toml" --shape M=512,N=512,K=512 --timing --quiet
+  by_template=$(printf '%s\n' "$out" | grep -o '^  [0-9]* cycles')
+  run sim "$k" --shape 512,512,512 --timing --quiet
+  contains "$k: timed through its launch template" " cycles" "$by_template"
+  check "$k: its launch template times what its host launches" "$(printf '%s\n' "$out" | grep -o '^  [0-9]* cycles')" "$by_template"
+done
+
 # The same variant is the same bytes in any cache folder (a sweep's stored
 # code-object SHA-256 must not depend on where the cache is).
 run compile gemm_bf16 --params TILE_M=256,TILE_N=128,WAVES_M=2,WAVES_N=4
