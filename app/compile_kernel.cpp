@@ -106,6 +106,19 @@ const char* source_of(const std::string& name) {
   return nullptr;
 }
 
+// The build's compile of `source` for `arch` into `out`, with `extra`
+// arguments (defines, a compilation-unit id) before the arch.
+std::vector<std::string> compiler_command(const char* source, const std::string& arch, const fs::path& out,
+                                          const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> argv{build::kCompiler};
+  for (const char* f : build::kFlags) argv.push_back(f);
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  for (const std::string& a : {"--offload-arch=" + arch, std::string("-I") + build::kSourceDir, std::string("-o"),
+                               out.string(), (fs::path(build::kSourceDir) / "kernels" / source).string()})
+    argv.push_back(a);
+  return argv;
+}
+
 }  // namespace
 
 std::vector<std::string> suite_source_names() {
@@ -149,14 +162,7 @@ std::string compile_suite_kernel(const CompileJob& job, const std::string& out_d
   if (!source) throw std::invalid_argument("no kernel named '" + job.name + "'");
   fs::create_directories(fs::path(out_dir) / job.arch);
   const fs::path out = fs::path(out_dir) / job.arch / (job.name + ".hsaco");
-  std::vector<std::string> argv{build::kCompiler};
-  for (const char* f : build::kFlags) argv.push_back(f);
-  argv.push_back("--offload-arch=" + job.arch);
-  argv.push_back(std::string("-I") + build::kSourceDir);
-  argv.push_back("-o");
-  argv.push_back(out.string());
-  argv.push_back((fs::path(build::kSourceDir) / "kernels" / source).string());
-  const int rc = run_process(argv);
+  const int rc = run_process(compiler_command(source, job.arch, out));
   if (rc != 0) {
     std::error_code ec;
     fs::remove(out, ec);
@@ -183,20 +189,20 @@ std::string suite_launch_template(const std::string& name) {
 }
 
 namespace {
-// The compiler's command line for a variant (without its arch and output)
-// and the key: the SHA-256 of every input that decides the code object's
-// bytes — the compiler's version, the flags, the parameters, and the
-// contents of kernels/common and of the kernel's own folder.
-std::string variant_key(const char* source, const std::string& arch, const std::map<std::string, std::int64_t>& params,
-                        std::vector<std::string>& argv) {
+// A variant's defines and its key: the SHA-256 of every input that decides
+// the code object's bytes — the compiler's version, the flags, the arch, the
+// defines, and the contents of kernels/common and of the kernel's own folder.
+std::vector<std::string> variant_defines(const std::map<std::string, std::int64_t>& params) {
+  std::vector<std::string> defines;
+  for (const auto& [k, v] : params) defines.push_back("-DTL_" + k + "=" + std::to_string(v));
+  return defines;
+}
+
+std::string variant_key(const char* source, const std::string& arch, const std::vector<std::string>& defines) {
   const fs::path root = fs::path(build::kSourceDir) / "kernels";
   std::string material = compiler_version() + "\n" + arch + "\n" + source + "\n";
-  argv = {build::kCompiler};
-  for (const char* f : build::kFlags) argv.push_back(f), material += std::string(f) + "\n";
-  for (const auto& [k, v] : params) {
-    argv.push_back("-DTL_" + k + "=" + std::to_string(v));
-    material += argv.back() + "\n";
-  }
+  for (const char* f : build::kFlags) material += std::string(f) + "\n";
+  for (const std::string& d : defines) material += d + "\n";
   for (const fs::path& folder : {root / "common", root / fs::path(source).parent_path()}) {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(folder))
@@ -216,14 +222,15 @@ bool upper_case_name(const std::string& k) {
 
 CompiledVariant compile_variant(const std::string& name, const std::string& arch,
                                 const std::map<std::string, std::int64_t>& params, const std::string& cache_dir) {
+  // The name, the arch and a gfx950-only source checked as `tilelab compile` checks them.
+  if (arch == "all" || compile_jobs(name, arch).size() != 1)
+    throw std::invalid_argument("a variant is compiled for one arch (gfx950 or gfx942), not '" + arch + "'");
   const char* source = source_of(name);
-  if (!source) throw std::invalid_argument("no kernel named '" + name + "'");
-  if (arch != "gfx950" && arch != "gfx942") throw std::invalid_argument("arch '" + arch + "' is not gfx950 or gfx942");
   for (const auto& [k, v] : params)
     if (!upper_case_name(k)) throw std::invalid_argument("parameter '" + k + "' is not an upper-case name (TILE_M, WAVES_N, ...)");
   CompiledVariant v;
-  std::vector<std::string> argv;
-  v.key = variant_key(source, arch, params, argv);
+  std::vector<std::string> extra = variant_defines(params);
+  v.key = variant_key(source, arch, extra);
   const fs::path base = cache_dir.empty() ? fs::path(kernel_cache_dir()) : fs::path(cache_dir);
   const fs::path dir = base / v.key, log = dir / "compile.log";
   fs::create_directories(dir);
@@ -238,11 +245,8 @@ CompiledVariant compile_variant(const std::string& name, const std::string& arch
     // HIP names each compilation unit (__hip_cuid_<id>) from the output path
     // unless told; from the key, the same variant is the same bytes in any
     // cache folder.
-    for (const std::string& a : {"--offload-arch=" + arch, "-cuid=" + v.key.substr(0, 16),
-                                 std::string("-I") + build::kSourceDir, std::string("-o"), v.code_object,
-                                 (fs::path(build::kSourceDir) / "kernels" / source).string()})
-      argv.push_back(a);
-    const int rc = run_process(argv, log.string());
+    extra.push_back("-cuid=" + v.key.substr(0, 16));
+    const int rc = run_process(compiler_command(source, arch, v.code_object, extra), log.string());
     if (rc == 0) {
       std::ofstream(dir / "ok") << "";
       return v;

@@ -23,7 +23,6 @@ int compile_variant(const po::variables_map& vm) {
   } catch (const std::invalid_argument& e) {
     return usage_error("compile", std::string("--params: ") + e.what());
   }
-  if (vm["arch"].as<std::string>() == "all") return usage_error("compile", "--params compiles for one arch (gfx950 or gfx942)");
   try {
     const app::CompiledVariant v =
         app::compile_variant(vm["kernel"].as<std::string>(), vm["arch"].as<std::string>(), params, vm["cache"].as<std::string>());
