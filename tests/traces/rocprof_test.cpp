@@ -292,6 +292,10 @@ TEST(RocprofComputeWorkload, ChannelsSummedAndBadInputRefused) {
   EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(word); }), word + ":2: column TCC_HIT[1]: 'four' is not a number");
   const std::string twice = t.write("c.csv", head + "5,1,256,64,k,3,4,64,7\n5,1,256,64,k,3,4,64,7\n");
   EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(twice); }), twice + ":3: dispatch 5 twice");
+  const std::string backwards = t.write("d.csv", "Dispatch_ID,GPU_ID,Grid_Size,Workgroup_Size,Kernel_Name,Start_Timestamp,End_Timestamp\n"
+                                                 "5,1,256,64,k,9,5\n");
+  EXPECT_EQ(expect_format_error([&] { rocprof::read_profile(backwards); }),
+            backwards + ":2: the dispatch ends (5) before it starts (9)");
   fs::create_directories(t.path / "passes");
   fs::copy(kWorkload + "/SQ_LEVEL_WAVES.csv", t.path / "passes" / "SQ_LEVEL_WAVES.csv");
   EXPECT_NE(expect_format_error([&] { rocprof::read_profile(t.file("passes")); })

@@ -65,60 +65,43 @@ std::map<std::string, std::vector<std::size_t>> counter_columns(const CsvTable& 
   return from;
 }
 
-std::uint64_t count_at(const CsvTable& t, std::size_t row, std::size_t column) {
-  const long long v = integer_at(t, row, column);
-  if (v < 0)
-    throw FormatError(t.path + ":" + std::to_string(t.lines[row]) + ": column " + t.header[column] + ": " +
-                      std::to_string(v) + " is negative");
-  return static_cast<std::uint64_t>(v);
-}
-
-// A column the table may lack: its index, or npos.
-std::size_t optional_column(const CsvTable& t, const std::string& name) {
-  for (std::size_t c = 0; c < t.header.size(); ++c)
-    if (t.header[c] == name) return c;
-  return std::string::npos;
-}
-
 }  // namespace
 
 void add_pmc_perf(Profile& p, const CsvTable& t) {
   const std::size_t id = t.column("Dispatch_ID"), gpu = t.column("GPU_ID"), grid = t.column("Grid_Size"),
                     wg = t.column("Workgroup_Size"), kernel = t.column("Kernel_Name");
-  const std::size_t lds = optional_column(t, "LDS_Per_Workgroup"), scratch = optional_column(t, "Scratch_Per_Workitem"),
-                    vgpr = optional_column(t, "Arch_VGPR"), agpr = optional_column(t, "Accum_VGPR"),
-                    sgpr = optional_column(t, "SGPR"), pid = optional_column(t, "PID"),
-                    corr = optional_column(t, "Correlation_ID"), start = optional_column(t, "Start_Timestamp"),
-                    end = optional_column(t, "End_Timestamp");
+  const std::size_t lds = t.find_column("LDS_Per_Workgroup"), scratch = t.find_column("Scratch_Per_Workitem"),
+                    vgpr = t.find_column("Arch_VGPR"), agpr = t.find_column("Accum_VGPR"),
+                    sgpr = t.find_column("SGPR"), pid = t.find_column("PID"),
+                    corr = t.find_column("Correlation_ID"), start = t.find_column("Start_Timestamp"),
+                    end = t.find_column("End_Timestamp");
   const auto counters = counter_columns(t);
   std::set<std::pair<std::string, std::uint64_t>> seen;
   for (const Dispatch& d : p.dispatches) seen.insert({d.process, d.dispatch_id});
   p.files.push_back(t.path);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     Dispatch d;
-    d.dispatch_id = count_at(t, r, id);
-    d.process = pid == std::string::npos ? "" : std::to_string(count_at(t, r, pid));
+    d.dispatch_id = unsigned_at(t, r, id);
+    d.process = pid == std::string::npos ? "" : std::to_string(unsigned_at(t, r, pid));
     if (!seen.insert({d.process, d.dispatch_id}).second)
       throw FormatError(t.path + ":" + std::to_string(t.lines[r]) + ": dispatch " + std::to_string(d.dispatch_id) +
                         " twice");
     d.kernel = t.rows[r][kernel];
     d.agent = "GPU " + t.rows[r][gpu];
-    d.grid = {count_at(t, r, grid), 1, 1};
-    d.workgroup = {count_at(t, r, wg), 1, 1};
+    d.grid = {unsigned_at(t, r, grid), 1, 1};
+    d.workgroup = {unsigned_at(t, r, wg), 1, 1};
     auto maybe = [&](std::size_t c) { return c == std::string::npos ? -1LL : integer_at(t, r, c); };
     d.lds_bytes = maybe(lds);
     d.scratch_bytes = maybe(scratch);
     d.vgprs = maybe(vgpr);
     d.agprs = maybe(agpr);
     d.sgprs = maybe(sgpr);
-    if (corr != std::string::npos) d.correlation_id = count_at(t, r, corr);
+    if (corr != std::string::npos) d.correlation_id = unsigned_at(t, r, corr);
     d.timed = start != std::string::npos && end != std::string::npos;
     if (d.timed) {
       d.start_ns = integer_at(t, r, start);
       d.end_ns = integer_at(t, r, end);
-      if (d.start_ns < 0 || d.end_ns < d.start_ns)
-        throw FormatError(t.path + ":" + std::to_string(t.lines[r]) +
-                          (d.start_ns < 0 ? ": Start_Timestamp is negative" : ": the dispatch ends before it starts"));
+      check_times(d, t, r);
     }
     for (const auto& [name, columns] : counters) {
       double sum = 0;

@@ -15,9 +15,14 @@ namespace {
 }  // namespace
 
 std::size_t CsvTable::column(const std::string& name) const {
+  if (const std::size_t i = find_column(name); i != std::string::npos) return i;
+  throw FormatError(path + ": no column '" + name + "' (not the rocprofv3 file it is named as?)");
+}
+
+std::size_t CsvTable::find_column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i)
     if (header[i] == name) return i;
-  throw FormatError(path + ": no column '" + name + "' (not the rocprofv3 file it is named as?)");
+  return std::string::npos;
 }
 
 CsvTable parse_csv(const std::string& text, const std::string& path) {
@@ -115,6 +120,12 @@ long long integer_at(const CsvTable& t, std::size_t row, std::size_t column) {
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
     fail(t.path, t.lines[row], "column " + t.header[column] + ": '" + s + "' is not an integer");
   return v;
+}
+
+std::uint64_t unsigned_at(const CsvTable& t, std::size_t row, std::size_t column) {
+  const long long v = integer_at(t, row, column);
+  if (v < 0) fail(t.path, t.lines[row], "column " + t.header[column] + ": " + std::to_string(v) + " is negative");
+  return static_cast<std::uint64_t>(v);
 }
 
 }  // namespace tilelab::traces::rocprof

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,8 @@ struct CsvTable {
 
   // The index of column `name`; FormatError naming the file and the column when absent.
   std::size_t column(const std::string& name) const;
+  // The index of column `name`, or npos when the file has none (an optional column).
+  std::size_t find_column(const std::string& name) const;
 };
 
 // Parses `text` (the contents of `path`, which only names it in messages).
@@ -38,5 +41,7 @@ CsvTable read_csv(const std::string& path);
 // Field helpers: the value as a number, or FormatError naming file, line and column.
 double number_at(const CsvTable& t, std::size_t row, std::size_t column);
 long long integer_at(const CsvTable& t, std::size_t row, std::size_t column);
+// An integer that must not be negative (ids, sizes, counts).
+std::uint64_t unsigned_at(const CsvTable& t, std::size_t row, std::size_t column);
 
 }  // namespace tilelab::traces::rocprof

@@ -26,19 +26,6 @@ namespace fs = std::filesystem;
   throw FormatError(t.path + ":" + std::to_string(t.lines[row]) + ": " + what);
 }
 
-std::uint64_t unsigned_at(const CsvTable& t, std::size_t row, std::size_t column) {
-  const long long v = integer_at(t, row, column);
-  if (v < 0) fail_row(t, row, "column " + t.header[column] + ": " + std::to_string(v) + " is negative");
-  return static_cast<std::uint64_t>(v);
-}
-
-// Timestamps are nanoseconds of a monotonic clock: never negative, so that a
-// duration (end - start) cannot overflow.
-void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
-  if (d.start_ns < 0) fail_row(t, row, "Start_Timestamp " + std::to_string(d.start_ns) + " is negative");
-  if (d.end_ns < d.start_ns) fail_row(t, row, "the dispatch ends (" + std::to_string(d.end_ns) + ") before it starts (" +
-                                                  std::to_string(d.start_ns) + ")");
-}
 
 // The columns both CSV files have: ids, kernel, agent and times of row r.
 Dispatch dispatch_of_row(const CsvTable& t, std::size_t r) {
@@ -235,6 +222,12 @@ void add_trace(RunWriter& w, const ThreadTrace& t) {
 }
 
 }  // namespace
+
+void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
+  if (d.start_ns < 0) fail_row(t, row, "Start_Timestamp " + std::to_string(d.start_ns) + " is negative");
+  if (d.end_ns < d.start_ns) fail_row(t, row, "the dispatch ends (" + std::to_string(d.end_ns) + ") before it starts (" +
+                                                  std::to_string(d.start_ns) + ")");
+}
 
 FileKind file_kind(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

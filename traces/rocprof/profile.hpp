@@ -69,6 +69,11 @@ struct Profile {
 enum class FileKind { kernel_trace, counter_collection, rocpd, pmc_perf, sysinfo, other };
 FileKind file_kind(const std::string& path);
 
+// A dispatch's times, read from row `row` of `t`: FormatError naming the file
+// and line when the start is negative or the end comes before it (timestamps
+// are nanoseconds of a monotonic clock, so end - start cannot overflow).
+void check_times(const Dispatch& d, const CsvTable& t, std::size_t row);
+
 Profile read_kernel_trace(const std::string& path);
 // counter_collection.csv (19 columns, one row per dispatch and counter):
 // the counters join the dispatch of the same Dispatch_Id; a dispatch the
