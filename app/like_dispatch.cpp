@@ -143,4 +143,8 @@ LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::v
   return like;
 }
 
+std::string like_run_id(const std::string& run) { return run + "-timing"; }
+
+std::string like_config_json(const std::string& run) { return nlohmann::json{{"like", run}}.dump(); }
+
 }  // namespace tilelab::app

@@ -38,4 +38,10 @@ std::string suite_kernel_name(const std::string& profiled_name);
 // a shape that cannot be found (naming what is missing).
 LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape);
 
+// How a run simulated --like RUN is stored, for every front end: run id
+// RUN-timing unless one is given, and {"like": RUN} merged into its config
+// (what lets traces::compare line the two up without --force).
+std::string like_run_id(const std::string& run);
+std::string like_config_json(const std::string& run);
+
 }  // namespace tilelab::app

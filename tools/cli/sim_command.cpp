@@ -190,13 +190,13 @@ int run_timed(const app::SuiteTarget& target, const po::variables_map& vm, const
     throw;
   }
   if (shown) std::fprintf(stderr, "\n");
-  if (!like.empty()) run->view.extra_config_json = nlohmann::json{{"like", like}}.dump();
+  if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
   const app::TimedRun& t = run->view;
   report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
   if (vm.count("out")) {
     const std::string id = vm["run-id"].as<std::string>();
     app::record_timing(vm["out"].as<std::string>(),
-                       !id.empty() ? id : !like.empty() ? like + "-timing" : app::default_run_id("timing", t.kernel, target.arch.name),
+                       !id.empty() ? id : !like.empty() ? app::like_run_id(like) : app::default_run_id("timing", t.kernel, target.arch.name),
                        t, store_writer_options());
   }
   if (vm.count("plot")) {
@@ -300,7 +300,7 @@ int run_like(const po::variables_map& vm) {
     const std::string arch = !vm["arch"].defaulted() || like.arch.empty() ? vm["arch"].as<std::string>() : like.arch;
     const app::SuiteTarget target =
         app::resolve_suite(like.spec->name, arch::load_arch(arch), like.shape, vm["code-objects"].as<std::string>());
-    const std::string id = vm["run-id"].as<std::string>().empty() ? like_id + "-timing" : vm["run-id"].as<std::string>();
+    const std::string id = vm["run-id"].as<std::string>().empty() ? app::like_run_id(like_id) : vm["run-id"].as<std::string>();
     traces::check_new_run(store, id);  // refused before the work, not after
     if (!vm.count("json"))
       std::printf("like %s (%s%s): %s %s, the shape from %s\n", like_id.c_str(), profiled.info.kernel.c_str(),

@@ -280,6 +280,18 @@ py::dict kernel_resources(const isa::CodeObject& co, const isa::Kernel& k) {
   return d;
 }
 
+// What compile() returns per code object: its path, arch and kernels' resources.
+py::dict compiled_dict(const std::string& path, const std::string& arch) {
+  const isa::CodeObject co = isa::read_code_object(path);
+  py::list ks;
+  for (const isa::Kernel& k : co.kernels) ks.append(kernel_resources(co, k));
+  py::dict d;
+  d["path"] = path;
+  d["arch"] = arch;
+  d["kernels"] = ks;
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tilelab, m) {
@@ -679,13 +691,7 @@ PYBIND11_MODULE(_tilelab, m) {
         py::gil_scoped_release release;
         v = app::compile_variant(kernel, arch_name, named, cache.is_none() ? "" : cache.cast<std::string>());
       }
-      const isa::CodeObject co = isa::read_code_object(v.code_object);
-      py::list ks;
-      for (const isa::Kernel& k : co.kernels) ks.append(kernel_resources(co, k));
-      py::dict d;
-      d["path"] = v.code_object;
-      d["arch"] = arch_name;
-      d["kernels"] = ks;
+      py::dict d = compiled_dict(v.code_object, arch_name);
       d["key"] = v.key;
       d["cached"] = v.cached;
       return py::list(py::make_tuple(d));
@@ -699,14 +705,7 @@ PYBIND11_MODULE(_tilelab, m) {
         py::gil_scoped_release release;
         path = app::compile_suite_kernel(job, dir);
       }
-      const isa::CodeObject co = isa::read_code_object(path);
-      py::list ks;
-      for (const isa::Kernel& k : co.kernels) ks.append(kernel_resources(co, k));
-      py::dict d;
-      d["path"] = path;
-      d["arch"] = job.arch;
-      d["kernels"] = ks;
-      out.append(d);
+      out.append(compiled_dict(path, job.arch));
     }
     return out;
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("out_dir") = py::none(), py::arg("params") = py::none(),
@@ -783,7 +782,7 @@ PYBIND11_MODULE(_tilelab, m) {
     const std::string kind = timed ? "timing" : "sim";
     if (!like.is_none() && !timed) throw std::invalid_argument("like= goes with timing=True, as sim --like does");
     const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
-                           : !like.is_none() ? like.cast<std::string>() + "-timing"
+                           : !like.is_none() ? app::like_run_id(like.cast<std::string>())
                                              : app::default_run_id(kind, target.spec->name, target.arch.name);
     if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
     traces::WriterOptions store;
@@ -809,7 +808,7 @@ PYBIND11_MODULE(_tilelab, m) {
     d["seconds"] = r.seconds;
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
     if (timed_run) {
-      if (!like.is_none()) timed_run->view.extra_config_json = Json{{"like", like.cast<std::string>()}}.dump();
+      if (!like.is_none()) timed_run->view.extra_config_json = app::like_config_json(like.cast<std::string>());
       const app::TimedRun& t = timed_run->view;
       Json tj = app::timing_json(t);
       tj["listing"] = app::listing_json(t);
