@@ -3,7 +3,8 @@
 // query row (natural log, for a backward pass).  Q, K, V, O: [BH][S][D]
 // bf16 row-major; lse: [BH][S] f32.  D = 64 or 128 (one kernel each).
 //
-// Workgroup: 128 query rows of one head, 512 threads = 8 waves of 16 rows.
+// Workgroup (the suite's build; the template below): 128 query rows of one
+// head, 512 threads = 8 waves of 16 rows.
 // KV tiles of 64 keys stream through LDS: K row-major (64 x D) and V
 // transposed (Vt: D x 64), two stages of each.
 //
@@ -39,18 +40,56 @@
 // composed with Sw<4,2,4> (8-byte unit k of row d at k ^ (d % 16)).
 // Shapes: S % 128 == 0; causal masks key > query (top-left aligned).
 //
-// Variants, built for notebook 06 (wave scheduling) into build/kernels/variants/:
-//   TILELAB_ATTN_NO_SETPRIO  the MFMA wave does not raise its priority;
-//   TILELAB_ATTN_ONE_GROUP   no ping-pong: every wave does the MFMA phase of tile
-//                            j, then every wave its softmax (K_{j+1} and V_j
-//                            staged meanwhile), so MFMA and VALU work alternate
-//                            on each SIMD instead of overlapping.
+// A template: the query tile (and with it the waves), the KV tile, the
+// ping-pong and the MFMA wave's priority are compile-time parameters
+// (-DTL_NAME=V: `tilelab compile attention_fwd --params ...`, a sweep's
+// `params`; attention_fwd.launch.toml launches any of them):
+//   TL_TILE_Q    query rows per workgroup, 16 per wave (64: 4 waves, 128: 8,
+//                the suite's build, 256: 16);
+//   TL_TILE_KV   keys per KV tile (32, 64: the suite's build, or 128);
+//   TL_PINGPONG  1: the two wave groups alternate phases as above; 0: every
+//                wave does the MFMA phase of tile j, then every wave its
+//                softmax (K_{j+1} and V_j staged meanwhile), so MFMA and VALU
+//                work alternate on each SIMD instead of overlapping;
+//   TL_SETPRIO   1: the MFMA wave raises its priority; 0: it does not.
+// Waves w and w + waves/2 share a SIMD only when waves/2 is a multiple of 4
+// (8 or 16 waves): with 4 waves the two groups sit on different SIMDs and
+// the ping-pong overlaps nothing.  Every choice computes the same O up to the
+// order of the online softmax's rescalings (the KV tile) and bf16 rounding.
+// Notebook 06's variants (build/kernels/variants/): TILELAB_ATTN_NO_SETPRIO
+// is TL_SETPRIO=0, TILELAB_ATTN_ONE_GROUP is TL_PINGPONG=0.
 #include "kernels/common/tilelab_hip.hpp"
+
+#ifdef TILELAB_ATTN_NO_SETPRIO
+#define TL_SETPRIO 0
+#endif
+#ifdef TILELAB_ATTN_ONE_GROUP
+#define TL_PINGPONG 0
+#endif
+#ifndef TL_TILE_Q
+#define TL_TILE_Q 128
+#endif
+#ifndef TL_TILE_KV
+#define TL_TILE_KV 64
+#endif
+#ifndef TL_PINGPONG
+#define TL_PINGPONG 1
+#endif
+#ifndef TL_SETPRIO
+#define TL_SETPRIO 1
+#endif
 
 namespace attention_fwd {
 
-constexpr int kThreads = 512, kGroupThreads = 256;
-constexpr int kTileQ = 128, kTileKV = 64;
+constexpr int kTileQ = TL_TILE_Q, kTileKV = TL_TILE_KV;
+constexpr int kWaves = kTileQ / 16, kThreads = 64 * kWaves, kGroupThreads = kThreads / 2;
+// What a parameter choice must satisfy; a variant that breaks one does not
+// compile, and a sweep records the message as its reason.
+static_assert(kTileQ == 64 || kTileQ == 128 || kTileQ == 256, "TL_TILE_Q is 64, 128 or 256 (16 query rows per wave)");
+static_assert(kTileKV == 32 || kTileKV == 64 || kTileKV == 128, "TL_TILE_KV is 32, 64 or 128");
+static_assert(kTileQ % kTileKV == 0, "a causal query block must end on a KV tile: TL_TILE_Q % TL_TILE_KV == 0");
+static_assert(TL_PINGPONG == 0 || TL_PINGPONG == 1, "TL_PINGPONG is 0 or 1");
+static_assert(TL_SETPRIO == 0 || TL_SETPRIO == 1, "TL_SETPRIO is 0 or 1");
 
 template <int D>
 struct Lds {
@@ -59,9 +98,10 @@ struct Lds {
   static constexpr int kVBytes = D * kTileKV * 2;       // one Vt stage
   static constexpr int kBytes = 2 * kKBytes + 2 * kVBytes;
   __device__ static int k_offset(int stage, int n, int u) { return stage * kKBytes + n * D * 2 + ((u ^ (n % kUnits)) << 4); }
+  static constexpr int kVtUnits = kTileKV / 4 < 16 ? kTileKV / 4 : 16;  // 8-byte units a Vt row's swizzle permutes
   // Key n of row d (n a multiple of 4 for the 8-byte reads).
   __device__ static int vt_offset(int stage, int d, int n) {
-    return 2 * kKBytes + stage * kVBytes + d * (kTileKV * 2) + ((((n >> 2) ^ (d & 15))) << 3) + ((n & 3) << 1);
+    return 2 * kKBytes + stage * kVBytes + d * (kTileKV * 2) + ((((n >> 2) ^ (d & (kVtUnits - 1)))) << 3) + ((n & 3) << 1);
   }
 };
 
@@ -70,7 +110,7 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
                           const tl::bf16* __restrict__ K, const tl::bf16* __restrict__ V, int S, int causal) {
   __shared__ __attribute__((aligned(16))) unsigned char lds[Lds<D>::kBytes];
   const int t = threadIdx.x, wave = t / tl::kWaveSize, lane = (int)tl::lane_id();
-  const int group = wave / 4, gt = t % kGroupThreads;
+  const int group = wave / (kWaves / 2), gt = t % kGroupThreads;
   const long head = (long)blockIdx.y * S * D;
   const int q_block = blockIdx.x * kTileQ;
   const int i = lane % 16, g = lane / 16;
@@ -107,21 +147,20 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
   tl::f32x4 o[D / 16];  // Oᵀ: lane l holds O[my_q][16db + 4g .. +4]
 #pragma unroll
   for (int db = 0; db < D / 16; ++db) o[db] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
-  tl::f32x4 s[4];       // Sᵀ: lane l holds keys 16nb + 4g .. +4 of its query
-  tl::bf16x8 p[2];      // Pᵀ fragments of the two 32-key chunks
+  constexpr int kKeyBlocks = kTileKV / 16, kKeyChunks = kTileKV / 32;
+  tl::f32x4 s[kKeyBlocks];   // Sᵀ: lane l holds keys 16nb + 4g .. +4 of its query
+  tl::bf16x8 p[kKeyChunks];  // Pᵀ fragments of the 32-key chunks
   float m = -__builtin_inff(), l = 0.f;
 
   // The MFMA phase of tile j: Sᵀ_j (if j < tiles) and Oᵀ += V_{j-1}·P_{j-1} (if j > 0).
   auto mfma_phase = [&](int j) {
-#ifndef TILELAB_ATTN_NO_SETPRIO
-    tl::set_priority<1>();
-#endif
+    if constexpr (TL_SETPRIO) tl::set_priority<1>();
     if (j > 0) {
       const int stage = (j - 1) & 1;
 #pragma unroll
       for (int db = 0; db < D / 16; ++db)
 #pragma unroll
-        for (int kc = 0; kc < 2; ++kc) {
+        for (int kc = 0; kc < kKeyChunks; ++kc) {
           const int d = 16 * db + i, n0 = 32 * kc + 4 * g;
           const tl::u32x2 lo = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::vt_offset(stage, d, n0));
           const tl::u32x2 hi = *reinterpret_cast<const tl::u32x2*>(lds + Lds<D>::vt_offset(stage, d, n0 + 16));
@@ -132,7 +171,7 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
     if (j < tiles) {
       const int stage = j & 1;
 #pragma unroll
-      for (int nb = 0; nb < 4; ++nb) {
+      for (int nb = 0; nb < kKeyBlocks; ++nb) {
         s[nb] = tl::f32x4{0.f, 0.f, 0.f, 0.f};
 #pragma unroll
         for (int c = 0; c < D / 32; ++c) {
@@ -141,16 +180,14 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
         }
       }
     }
-#ifndef TILELAB_ATTN_NO_SETPRIO
-    tl::set_priority<0>();
-#endif
+    if constexpr (TL_SETPRIO) tl::set_priority<0>();
   };
 
   // The softmax of tile j: new running max, rescale of l and Oᵀ, P_j in bf16.
   auto softmax_phase = [&](int j) {
-    float x[16], tile_max = -__builtin_inff();
+    float x[4 * kKeyBlocks], tile_max = -__builtin_inff();
 #pragma unroll
-    for (int nb = 0; nb < 4; ++nb)
+    for (int nb = 0; nb < kKeyBlocks; ++nb)
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
         const int key = j * kTileKV + 16 * nb + 4 * g + r;
@@ -166,7 +203,7 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
     const float alpha = __builtin_amdgcn_exp2f(m - m_use);
     float sum = 0.f;
 #pragma unroll
-    for (int k = 0; k < 16; ++k) {
+    for (int k = 0; k < 4 * kKeyBlocks; ++k) {
       x[k] = __builtin_amdgcn_exp2f(x[k] - m_use);
       sum += x[k];
     }
@@ -177,14 +214,14 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
 #pragma unroll
     for (int db = 0; db < D / 16; ++db) o[db] *= alpha;
 #pragma unroll
-    for (int kc = 0; kc < 2; ++kc)
+    for (int kc = 0; kc < kKeyChunks; ++kc)
 #pragma unroll
       for (int q = 0; q < 8; ++q) p[kc][q] = (tl::bf16)x[4 * (2 * kc + q / 4) + q % 4];
   };
 
   if (group == 0) stage_k(0, 0);
   __syncthreads();
-#ifdef TILELAB_ATTN_ONE_GROUP
+#if !TL_PINGPONG
   for (int j = 0; j <= tiles; ++j) {
     mfma_phase(j);  // reads K_j (stage j%2) and V_{j-1} (stage (j-1)%2)
     __syncthreads();
