@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "app/compile_kernel.hpp"
 #include "app/run_json.hpp"
 #include "app/target.hpp"
 #include "kernels/code_object_dir.hpp"
@@ -27,6 +28,26 @@ std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& 
   const isa::Kernel& k = it->second.kernel(spec.name);
   return kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
                                 k.private_segment_fixed_size, k.max_flat_workgroup_size};
+}
+
+VariantDesign check_variant(const std::string& kernel, const arch::Arch& a, const kernels::TemplateParams& params,
+                            const std::optional<std::vector<long long>>& shape, const std::string& cache_dir) {
+  kernels::KernelSpec spec = kernels::variant_spec(kernel, params);
+  const std::string source = fs::path(spec.source).stem().string();
+  const std::string code_object = compile_variant(source, a.name, params, cache_dir).code_object;
+  std::map<std::string, isa::CodeObject> read;
+  const auto compiled = compiled_facts(spec, a.name, "", code_object, read);
+  kernels::DesignReport report = kernels::design_check(spec, a, compiled, shape);
+  return {std::move(spec), code_object, std::move(report)};
+}
+
+std::string variant_refusal(const kernels::DesignReport& r) {
+  if (r.compiled && r.compiled->scratch_bytes)
+    return "it spills: " + std::to_string(r.compiled->scratch_bytes) + " bytes of scratch per lane";
+  if (r.lds_bytes > r.lds_capacity)
+    return "its LDS does not fit: " + std::to_string(r.lds_bytes) + " bytes, " + r.arch + " has " +
+           std::to_string(r.lds_capacity);
+  return "";
 }
 
 Json design_json(const kernels::KernelSpec& spec, const kernels::DesignReport& r) {

@@ -23,6 +23,24 @@ std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& 
                                                      const std::string& dir, const std::string& code_object,
                                                      std::map<std::string, isa::CodeObject>& read);
 
+// The design check of a template's variant (`tilelab check KERNEL --params`,
+// a sweep's template candidates): the variant's spec (kernels::variant_spec)
+// against the registers and LDS of the variant compiled into the kernel cache
+// (compile_variant, `cache_dir` as there).  The exceptions of both.
+struct VariantDesign {
+  kernels::KernelSpec spec;
+  std::string code_object;
+  kernels::DesignReport report;
+};
+VariantDesign check_variant(const std::string& kernel, const arch::Arch& a, const kernels::TemplateParams& params,
+                            const std::optional<std::vector<long long>>& shape = std::nullopt,
+                            const std::string& cache_dir = "");
+
+// Why a variant checked by check_variant is not a candidate ("" when it is):
+// it spills to scratch, or its LDS does not fit.  Bank conflicts and a lower
+// occupancy are costs the timing sees, not reasons.
+std::string variant_refusal(const kernels::DesignReport& r);
+
 // `check --json` and Python's `check`: kernel, arch, clean, LDS, every
 // access's cost, the compiled facts and occupancy (when known), the
 // per-iteration and whole-chip bounds, the problems.

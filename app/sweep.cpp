@@ -1,6 +1,7 @@
 #include "app/sweep.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "app/error_text.hpp"
 #include "app/compile_kernel.hpp"
+#include "app/design_check_run.hpp"
 #include "app/launch_run.hpp"
 #include "app/record.hpp"
 #include "kernels/launch_file.hpp"
@@ -85,6 +87,7 @@ SweepCandidate candidate_of(const std::string& file, const toml::node& n) {
 // A candidate's code object (read, or assembled and linked, once for all its
 // points) and its arch, or why it cannot be read.
 struct Loaded {
+  std::string path;
   std::optional<isa::CodeObject> co;
   std::optional<arch::Arch> arch;
   std::string error;
@@ -93,9 +96,8 @@ struct Loaded {
 Loaded load(const SweepCandidate& c) {
   Loaded l;
   try {
-    const std::string path =
-        c.kernel_template.empty() ? c.code_object : compile_variant(c.kernel_template, c.arch, c.params).code_object;
-    l.co = isa::read_code_object(path);
+    l.path = c.kernel_template.empty() ? c.code_object : compile_variant(c.kernel_template, c.arch, c.params).code_object;
+    l.co = isa::read_code_object(l.path);
     l.arch = arch::load_arch(l.co->arch);
   } catch (const std::exception& e) {
     l.error = error_text(e);
@@ -103,8 +105,38 @@ Loaded load(const SweepCandidate& c) {
   return l;
 }
 
+// The design check of a template variant at a point (its spec for the
+// candidate's params, kernels::variant_spec; the shape's dimensions by the
+// spec's names, case aside): what the store keeps of it, or nullopt for a
+// kernel without a spec per variant.  Throws std::invalid_argument for a
+// shape the spec refuses, or a variant that is no candidate (it spills, its
+// LDS does not fit: variant_refusal).
+std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, const std::string& kernel,
+                                 const ProblemShape& shape) {
+  if (c.kernel_template.empty() || !kernels::has_variant_spec(kernel)) return std::nullopt;
+  const kernels::KernelSpec spec = kernels::variant_spec(kernel, c.params);
+  std::vector<long long> dims;
+  for (const std::string& d : spec.shape_dims) {
+    const auto it = std::find_if(shape.begin(), shape.end(), [&](const auto& kv) {
+      return std::equal(d.begin(), d.end(), kv.first.begin(), kv.first.end(),
+                        [](char a, char b) { return std::toupper(a) == std::toupper(b); });
+    });
+    if (it == shape.end()) throw std::invalid_argument("the problem gives no " + d + " for " + kernel + "'s design check");
+    dims.push_back(it->second);
+  }
+  std::map<std::string, isa::CodeObject> read{{loaded.path, *loaded.co}};
+  const kernels::DesignReport r = kernels::design_check(spec, *loaded.arch, compiled_facts(spec, loaded.arch->name, "", loaded.path, read), dims);
+  if (const std::string why = variant_refusal(r); !why.empty()) throw std::invalid_argument(why);
+  Json j = {{"clean", r.problems.empty()}, {"lds_bytes", r.lds_bytes}, {"conflict_cycles", r.conflict_cycles},
+            {"problems", r.problems}};
+  if (r.compiled) j["vgprs"] = r.compiled->vgprs, j["agprs"] = r.compiled->agprs;
+  if (r.occupancy) j["workgroups_per_cu"] = r.occupancy->workgroups_per_cu, j["waves_per_simd"] = r.occupancy->waves_per_simd;
+  return j;
+}
+
 // One point: the candidate's code object and template at the problem's
-// shape (the candidate's own names win), timed; stored as run `id`.
+// shape (the candidate's own names win); a template variant's design check
+// (point_design), then timed; stored as run `id`.
 SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loaded& loaded, const ProblemShape& problem,
                     const SweepOptions& options, const std::string& id) {
   if (!loaded.error.empty()) return {std::nullopt, loaded.error, false};
@@ -114,6 +146,7 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
     const isa::CodeObject& co = *loaded.co;
     const arch::Arch& a = *loaded.arch;
     const kernels::LaunchFile l = kernels::read_launch_file(c.launch, co, 0, shape);
+    const std::optional<Json> design = point_design(c, loaded, l.kernel, shape);
     // A grid of at most one workgroup per CU is simulated in full: sampling
     // one XCD of it was measured 2.4x fast (AMD's 32x128 MXFP4 tile at
     // M=128, N=K=8192: 9.4 us sampled, 22.9 us full), and a full run of one
@@ -125,8 +158,9 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
     if (workgroups <= static_cast<std::uint64_t>(arch::chip_cus(a))) o.coverage = Coverage::full;
     const std::unique_ptr<LaunchFileRun> run = run_launch_file(co, l, a, o, true);
     // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
-    run->view.extra_config_json =
-        Json{{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}}.dump();
+    Json config = {{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}};
+    if (design) config["design"] = *design;
+    run->view.extra_config_json = config.dump();
     if (!options.out.empty()) record_timing(options.out, id, run->view, options.store);
     // In the store's unit and back (median_ns / 1000): a resumed point reads the same double.
     return {run->model->result().seconds() * 1e9 / 1000, "", false};

@@ -1,7 +1,6 @@
 #include "kernels/spec.hpp"
 
 #include <algorithm>
-
 #include <stdexcept>
 
 #include "layouts/layout.hpp"
@@ -82,6 +81,33 @@ const KernelSpec& find_spec(const std::string& name) {
     names += (names.empty() ? "" : ", ") + s.name;
   }
   throw std::invalid_argument("no kernel named '" + name + "' (there are: " + names + ")");
+}
+
+bool has_variant_spec(const std::string& kernel) {
+  return kernel == "gemm_bf16" || kernel == "attention_fwd_d64" || kernel == "attention_fwd_d128";
+}
+
+KernelSpec variant_spec(const std::string& kernel, const TemplateParams& params) {
+  if (kernel == "gemm_bf16") return gemm_bf16_spec(params);
+  if (kernel == "attention_fwd_d64") return attention_fwd_spec(64, params);
+  if (kernel == "attention_fwd_d128") return attention_fwd_spec(128, params);
+  find_spec(kernel);  // an unknown name says which there are
+  throw std::invalid_argument(kernel + " is not a template (templates with a spec per variant: gemm_bf16, "
+                              "attention_fwd_d64, attention_fwd_d128)");
+}
+
+void check_params(const std::string& kernel, const TemplateParams& params, const std::vector<std::string>& known) {
+  for (const auto& [name, value] : params)
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw std::invalid_argument(kernel + " has no parameter '" + name + "' (it takes " + list + ")");
+    }
+}
+
+std::int64_t param(const TemplateParams& params, const std::string& name, std::int64_t fallback) {
+  const auto it = params.find(name);
+  return it == params.end() ? fallback : it->second;
 }
 
 }  // namespace tilelab::kernels

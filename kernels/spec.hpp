@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,10 +129,31 @@ struct KernelSpec {
 const std::vector<KernelSpec>& all_specs();
 const KernelSpec& find_spec(const std::string& name);
 
+// A template's compile-time parameters by name: TILE_M = 256 is what
+// `tilelab compile --params TILE_M=256` passes as -DTL_TILE_M=256.
+using TemplateParams = std::map<std::string, std::int64_t>;
+
+// The spec of a template kernel's variant, so that the design check sees the
+// variant the compiler builds: gemm_bf16 (TILE_M, TILE_N, WAVES_M, WAVES_N,
+// SWIZZLE; gemm_tile.hpp) and attention_fwd_d64/_d128 (TILE_Q, TILE_KV,
+// PINGPONG, SETPRIO; attention_fwd.hip).  Names left out take the suite
+// build's values, so variant_spec(k, {}) designs what find_spec(k) designs.
+// std::invalid_argument for a kernel that is not a template, a name its
+// template does not take, or values its template's static_asserts refuse
+// (the same rule in words).
+bool has_variant_spec(const std::string& kernel);
+KernelSpec variant_spec(const std::string& kernel, const TemplateParams& params);
+// For the spec functions: `params` names only `known` (else
+// std::invalid_argument naming the kernel and the names it takes), and one
+// parameter's value or its default.
+void check_params(const std::string& kernel, const TemplateParams& params, const std::vector<std::string>& known);
+std::int64_t param(const TemplateParams& params, const std::string& name, std::int64_t fallback);
+
 // The specs, one function per kernel folder.
 KernelSpec rmsnorm_spec();
 std::vector<KernelSpec> topk_specs();
-KernelSpec gemm_bf16_spec();
+KernelSpec gemm_bf16_spec(const TemplateParams& params = {});
+KernelSpec attention_fwd_spec(int D, const TemplateParams& params = {});  // D = 64 or 128
 KernelSpec grouped_gemm_bf16_spec();
 std::vector<KernelSpec> gemm_mxfp8_specs();
 std::vector<KernelSpec> gemm_mxfp4_specs();

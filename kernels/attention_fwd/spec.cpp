@@ -2,6 +2,8 @@
 // with the head dimension split across wave pairs (attention_fwd_d256.hip).
 #include "kernels/spec.hpp"
 
+#include <stdexcept>
+
 #include "layouts/layout.hpp"
 
 namespace tilelab::kernels {
@@ -24,33 +26,56 @@ std::function<std::vector<GlobalTile>(long long)> attention_tiles_read(long long
 }
 Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std::move(stride)); }
 
-KernelSpec attention_spec(int D) {
+}  // namespace
+
+KernelSpec attention_fwd_spec(int D, const TemplateParams& params) {
+  const std::string name = "attention_fwd_d" + std::to_string(D);
+  check_params(name, params, {"TILE_Q", "TILE_KV", "PINGPONG", "SETPRIO"});
+  // The template's parameters (attention_fwd.hip), the suite's build by
+  // default, refused by the rules its static_asserts state.
+  const long long tq = param(params, "TILE_Q", 128), kv = param(params, "TILE_KV", 64);
+  const bool pingpong = param(params, "PINGPONG", 1) != 0, setprio = param(params, "SETPRIO", 1) != 0;
+  if (tq != 64 && tq != 128 && tq != 256) throw std::invalid_argument(name + ": TILE_Q is 64, 128 or 256 (16 query rows per wave)");
+  if (kv != 32 && kv != 64 && kv != 128) throw std::invalid_argument(name + ": TILE_KV is 32, 64 or 128");
+  if (tq % kv) throw std::invalid_argument(name + ": a causal query block must end on a KV tile: TILE_Q % TILE_KV == 0");
+  const long long waves = tq / 16, group = 64 * waves / 2;  // a group (half the waves) stages each tile
+  const std::string prio = setprio ? ", s_setprio 1" : "";
   KernelSpec s;
-  s.name = "attention_fwd_d" + std::to_string(D);
+  s.name = name;
   s.source = "attention_fwd/attention_fwd.hip";
   s.summary = "fused attention forward, bf16, D = " + std::to_string(D) +
-              ", causal or not, online softmax (fp32), log-sum-exp per row, dual-wave ping-pong";
+              ", causal or not, online softmax (fp32), log-sum-exp per row, " +
+              (pingpong ? "dual-wave ping-pong" : "one wave group (MFMA and softmax phases take turns)");
   s.archs = {"gfx950", "gfx942"};
-  s.block_tile = "128 query rows x 64-key KV tiles per workgroup (one head)";
+  s.block_tile = std::to_string(tq) + " query rows x " + std::to_string(kv) + "-key KV tiles per workgroup (one head)";
+  const std::string half = std::to_string(waves / 2);
   s.wave_layout =
-      "8 waves x 16 query rows; waves w and w+4 share a SIMD: group A (0-3) and group B (4-7) alternate phases -- "
-      "while one group issues the MFMAs of a KV tile (S^T = K Q^T, O^T += V^T P^T, s_setprio 1) the other runs "
-      "the softmax of another tile and stages the next K (A) or V (B) tile into LDS";
+      std::to_string(waves) + " waves x 16 query rows; " +
+      (pingpong ? "group A (waves 0-" + std::to_string(waves / 2 - 1) + ") and group B (waves " + half + "-" +
+                      std::to_string(waves - 1) + ") alternate phases -- while one group issues the MFMAs of a KV tile "
+                      "(S^T = K Q^T, O^T += V^T P^T" + prio + ") the other runs the softmax of another tile and stages "
+                      "the next K (A) or V (B) tile into LDS" +
+                      (waves % 8 ? " (with " + std::to_string(waves) + " waves the two groups sit on different SIMDs)"
+                                 : "; waves w and w+" + half + " share a SIMD")
+                : "every wave issues the MFMAs of KV tile j (S^T = K Q^T, O^T += V^T P^T" + prio +
+                      "), then the softmax of tile j; group A (first half) stages K, group B V");
   s.thread_values =
       "query per lane: lane l owns query l%16 in S^T and O^T; S^T lane l holds keys 16nb + 4(l/16)..+4; O^T lane l "
       "holds d = 16db + 4(l/16)..+4; P^T / Vt use the same key permutation";
   s.copy_atom = "K: 128-bit global load -> ds_write_b128; V: 128-bit global load -> 8 x ds_write_b16 into Vt (transposed)";
   s.mfma_atom = "v_mfma_f32_16x16x32_bf16 (gfx942: two v_mfma_f32_16x16x16_bf16)";
-  s.threads_per_block = 512;
+  s.threads_per_block = static_cast<int>(64 * waves);
   s.pipeline_depth = 2;
   const int units_log2 = D == 64 ? 3 : 4;  // 16-byte units per K row: 8 or 16
-  s.lds = {{"K tile", 64, D, 2, 2, Swizzle(units_log2, 3, D == 64 ? 3 : 4)},
-           {"Vt tile", D, 64, 2, 2, Swizzle(4, 2, 4)}};
-  // One group (256 threads) stages each tile: K chunk t is row t/(D/8), unit t%(D/8);
-  // V chunk t is key t%64, elements 8*(t/64)..+8 of it, written down Vt's column.
-  const TVLayout k_copy = make_layout_tv(L({256 / (D / 8), D / 8}, {D / 8, 1}), L({1, 8}, {1, 1}));
+  // Vt row d's 8-byte units (kv/4 of them) permuted by d % min(16, kv/4): Sw<log2 of that, 2, log2(kv) - 2>.
+  const int kv_log2 = kv == 32 ? 5 : kv == 64 ? 6 : 7, vt_bits = kv == 32 ? 3 : 4;
+  s.lds = {{"K tile", kv, D, 2, 2, Swizzle(units_log2, 3, D == 64 ? 3 : 4)},
+           {"Vt tile", D, kv, 2, 2, Swizzle(vt_bits, 2, kv_log2 - 2)}};
+  // One group stages each tile: K chunk t is row t/(D/8), unit t%(D/8);
+  // V chunk t is key t%kv, elements 8*(t/kv)..+8 of it, written down Vt's column.
+  const TVLayout k_copy = make_layout_tv(L({group / (D / 8), D / 8}, {D / 8, 1}), L({1, 8}, {1, 1}));
   const TVLayout k_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 8}, {1, 1}));
-  const TVLayout v_copy = make_layout_tv(L({4, 64}, {64, 1}), L({8, 1}, {1, 1}));
+  const TVLayout v_copy = make_layout_tv(L({group / kv, kv}, {kv, 1}), L({8, 1}, {1, 1}));
   const TVLayout vt_operand = make_layout_tv(L({16, 4}, {1, 16}), L({1, 4}, {1, 1}));
   s.accesses = {{"K: global -> LDS (group A)", 0, "ds_write_b128", k_copy, {}, ~0ull},
                 {"K: MFMA A operand of S^T", 0, "ds_read_b128", k_operand, {}, ~0ull},
@@ -59,24 +84,30 @@ KernelSpec attention_spec(int D) {
   s.shape_dims = {"BH", "S", "causal"};
   s.switch_dims = {"causal"};
   s.shape_rules = {{"BH >= 1", [](const auto& v) { return v[0] >= 1; }},
-                   {"S % 128 == 0", [](const auto& v) { return v[1] % 128 == 0; }}};
-  s.example_shapes = {{16, 4096, 1}, {1, 128, 0}, {2, 256, 1}, {1, 384, 0}, {16, 4096, 0}};
-  s.work = [D](const std::vector<long long>& v, const std::string& arch) {
-    const long long S = v[1], blocks = S / 128;
-    // KV tiles per workgroup, averaged over the query blocks (causal: block b sees 2(b+1) tiles).
-    const long long tiles_total = v[2] ? blocks * (blocks + 1) : blocks * (S / 64);
+                   {"S % " + std::to_string(tq) + " == 0", [tq](const auto& v) { return v[1] % tq == 0; }}};
+  // The suite's example problems, S rounded up to the query tile (the suite's build: as they are).
+  for (const std::vector<long long>& e :
+       std::vector<std::vector<long long>>{{16, 4096, 1}, {1, 128, 0}, {2, 256, 1}, {1, 384, 0}, {16, 4096, 0}})
+    s.example_shapes.push_back({e[0], (e[1] + tq - 1) / tq * tq, e[2]});
+  s.work = [D, tq, kv, waves](const std::vector<long long>& v, const std::string& arch) {
+    const long long S = v[1], blocks = S / tq;
+    // KV tiles per workgroup, averaged over the query blocks (causal: block b sees (b+1) tq/kv tiles).
+    const long long tiles_total = v[2] ? blocks * (blocks + 1) / 2 * (tq / kv) : blocks * (S / kv);
     const long long tiles = (tiles_total + blocks - 1) / blocks;
-    // Per tile and wave: S^T 4 x D/32 MFMAs, O^T D/16 x 2; 8 waves.
+    // Per tile and wave: S^T kv/16 x D/32 MFMAs, O^T D/16 x kv/32.
     const bool k16 = arch == "gfx942";
-    const long long mfma = tiles * 8 * (4 * D / 32 + 2 * D / 16) * (k16 ? 2 : 1);
-    const long long tile_bytes = 2LL * 64 * D * 2;  // K and V
+    const long long mfma = tiles * waves * ((kv / 16) * (D / 32) + (D / 16) * (kv / 32)) * (k16 ? 2 : 1);
+    const long long tile_bytes = 2LL * kv * D * 2;  // K and V
     TileWork w{v[0] * blocks, k16 ? "v_mfma_f32_16x16x16_bf16" : "v_mfma_f32_16x16x32_bf16", mfma, false, tiles,
-               tiles * tile_bytes + 2LL * 128 * D * 2 + 128 * 4, v[0] * S * (4LL * D * 2 + 4),
-               attention_tiles_read(S, 128, 64, D, v[2] != 0), 128LL * D * 2 + 128 * 4};
+               tiles * tile_bytes + 2LL * tq * D * 2 + tq * 4, v[0] * S * (4LL * D * 2 + 4),
+               attention_tiles_read(S, tq, kv, D, v[2] != 0), tq * D * 2 + tq * 4};
     return w;
   };
   return s;
 }
+
+namespace {
+
 // D = 256 (attention_fwd_d256.hip): 64 query rows, the head dimension split
 // across wave pairs, 32-key tiles, partial S^T exchanged through LDS.
 KernelSpec attention_d256_spec() {
@@ -140,7 +171,7 @@ KernelSpec attention_d256_spec() {
 }  // namespace
 
 std::vector<KernelSpec> attention_fwd_specs() {
-  return {attention_spec(64), attention_spec(128), attention_d256_spec()};
+  return {attention_fwd_spec(64), attention_fwd_spec(128), attention_d256_spec()};
 }
 
 }  // namespace tilelab::kernels

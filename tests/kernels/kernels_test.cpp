@@ -529,3 +529,84 @@ TEST(DesignCheck, CodeObjectDisagreementIsAProblem) {
   EXPECT_EQ(r.problems[0], "the code object uses 32768 bytes of LDS, the spec designs 65536");
   EXPECT_THROW(design_check(find_spec("lds_read_b64_tr_b16"), arch::load_arch("gfx942")), std::invalid_argument);
 }
+
+// A template's spec with no parameters designs what the suite's build is:
+// every field the check reads, and the check's whole report, are the same.
+TEST(VariantSpec, NoParametersIsTheSuitesBuild) {
+  for (const std::string name : {"gfx950", "gfx942"})
+    for (const std::string kernel : {"gemm_bf16", "attention_fwd_d64", "attention_fwd_d128"}) {
+      const arch::Arch a = arch::load_arch(name);
+      const KernelSpec& built = find_spec(kernel);
+      const KernelSpec variant = variant_spec(kernel, {});
+      EXPECT_EQ(variant.block_tile, built.block_tile) << kernel;
+      EXPECT_EQ(variant.wave_layout, built.wave_layout) << kernel;
+      EXPECT_EQ(variant.example_shapes, built.example_shapes) << kernel;
+      for (const auto& shape : built.example_shapes) {
+        const DesignReport x = design_check(built, a, std::nullopt, shape), y = design_check(variant, a, std::nullopt, shape);
+        EXPECT_EQ(x.lds_bytes, y.lds_bytes);
+        EXPECT_EQ(x.conflict_cycles, y.conflict_cycles);
+        EXPECT_EQ(x.bound->mfma_cycles, y.bound->mfma_cycles) << kernel;
+        EXPECT_EQ(x.bound->lds_cycles, y.bound->lds_cycles) << kernel;
+        EXPECT_EQ(x.bound->work.global_bytes, y.bound->work.global_bytes) << kernel;
+        EXPECT_EQ(x.chip->cycles, y.chip->cycles) << kernel;
+      }
+    }
+}
+
+// Variants by hand.  gemm_bf16 256x256 over 8 waves (2 x 4): 512 threads;
+// 2 stages of two 256 x 64 bf16 tiles = 131072 bytes; each wave owns
+// 128 x 64 of C = 8 x 4 MFMA tiles, 2 MFMAs (K = 32) each per 64-deep K
+// step.  attention d128 with TILE_Q 64, TILE_KV 32: 4 waves, 2 stages of K
+// (32 x 128) and Vt (128 x 32) bf16 = 32768 bytes; Vt rows of 8 units of 8
+// bytes, permuted by d % 8 (Sw<3,2,3>).
+TEST(VariantSpec, TilesWavesAndLdsFollowTheParameters) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const KernelSpec g = variant_spec("gemm_bf16", {{"TILE_M", 256}, {"TILE_N", 256}, {"WAVES_M", 2}, {"WAVES_N", 4}});
+  EXPECT_EQ(g.threads_per_block, 512);
+  EXPECT_EQ(g.lds_bytes(), 131072);
+  EXPECT_EQ(g.shape_violations({512, 384, 64}), "gemm_bf16 needs N % 256 == 0");
+  const DesignReport r = design_check(g, a, std::nullopt, std::vector<long long>{512, 512, 128});
+  EXPECT_EQ(r.conflict_cycles, 0);
+  EXPECT_EQ(r.bound->work.workgroups, 4);
+  EXPECT_EQ(r.bound->work.mfma_per_workgroup, 2 * 8 * (8 * 4) * 2);  // 2 K steps
+  // The suite's 128x128 tile does 128 MFMAs per K step: a quarter of the work in a quarter of the tile.
+  const DesignReport small = design_check(find_spec("gemm_bf16"), a, std::nullopt, std::vector<long long>{512, 512, 128});
+  EXPECT_EQ(small.bound->work.mfma_per_workgroup * small.bound->work.workgroups,
+            r.bound->work.mfma_per_workgroup * r.bound->work.workgroups);
+  const KernelSpec plain = variant_spec("gemm_bf16", {{"SWIZZLE", 0}});
+  EXPECT_EQ(design_check(plain, a).conflict_cycles, 384);  // DesignCheck.GemmSwizzleRemovesEveryConflict's figure
+
+  const KernelSpec t = variant_spec("attention_fwd_d128", {{"TILE_Q", 64}, {"TILE_KV", 32}});
+  EXPECT_EQ(t.threads_per_block, 256);
+  EXPECT_EQ(t.lds_bytes(), 32768);
+  EXPECT_EQ(to_string(*t.lds[1].swizzle), "Sw<3,2,3>");
+  EXPECT_EQ(t.shape_violations({1, 96, 0}), "attention_fwd_d128 needs S % 64 == 0");
+  // Causal at S = 256: query blocks 0..3 see 2, 4, 6, 8 KV tiles of 32 (20 in all, 5 per block);
+  // per tile and wave S^T 2 x 4 MFMAs and O^T 8 x 1: 16 x 4 waves x 5 = 320.
+  const DesignReport c = design_check(t, a, std::nullopt, std::vector<long long>{1, 256, 1});
+  EXPECT_EQ(c.bound->work.workgroups, 4);
+  EXPECT_EQ(c.bound->work.mfma_per_workgroup, 320);
+}
+
+TEST(VariantSpec, RefusesWhatTheTemplateRefuses) {
+  auto message = [](const std::string& kernel, const TemplateParams& p) {
+    try {
+      variant_spec(kernel, p);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("gemm_bf16", {{"WAVES_M", 3}, {"WAVES_N", 1}}),
+            "gemm_bf16: each wave's piece of C must be whole 16x16 MFMA tiles");
+  EXPECT_EQ(message("gemm_bf16", {{"WAVES_M", 8}, {"WAVES_N", 4}}), "gemm_bf16: 1 to 16 waves (WAVES_M x WAVES_N)");
+  EXPECT_EQ(message("gemm_bf16", {{"TILE_Q", 64}}),
+            "gemm_bf16 has no parameter 'TILE_Q' (it takes TILE_M, TILE_N, WAVES_M, WAVES_N, SWIZZLE)");
+  EXPECT_EQ(message("attention_fwd_d64", {{"TILE_Q", 64}, {"TILE_KV", 128}}),
+            "attention_fwd_d64: a causal query block must end on a KV tile: TILE_Q % TILE_KV == 0");
+  EXPECT_EQ(message("attention_fwd_d64", {{"TILE_KV", 48}}), "attention_fwd_d64: TILE_KV is 32, 64 or 128");
+  EXPECT_EQ(message("rmsnorm_bf16", {}).substr(0, 31), "rmsnorm_bf16 is not a template ");
+  EXPECT_EQ(message("gemm_f16", {}).substr(0, 27), "no kernel named 'gemm_f16' ");
+  EXPECT_TRUE(has_variant_spec("gemm_bf16"));
+  EXPECT_FALSE(has_variant_spec("attention_fwd_d256"));
+}

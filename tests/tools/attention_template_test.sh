@@ -68,6 +68,28 @@ run compile attention_fwd --params TILE_KV=48
 check "a KV tile the template has no layout for exit" 1 "$rc"
 contains "a KV tile the template has no layout for says why" "TL_TILE_KV is 32, 64 or 128" "$err"
 
+# The design check sees the variant: its spec follows the parameters, and the
+# variant compiled into the cache agrees with it (LDS bytes, workgroup size).
+run check attention_fwd_d128 --params TILE_Q=64
+check "check a variant exit" 0 "$rc"
+contains "check a variant: its tile" "block tile: 64 query rows x 64-key KV tiles" "$out"
+contains "check a variant: its waves" "waves: 4 waves x 16 query rows" "$out"
+contains "check a variant: its LDS (2 stages of K and Vt, 64 x 128 bf16 each)" "LDS: 65536 of 163840 bytes" "$out"
+contains "check a variant: the compiled variant agrees" "attention_fwd_d128 on gfx950: clean" "$out"
+run check attention_fwd_d128 --params TILE_KV=128
+check "check a variant with conflicts exit" 1 "$rc"
+contains "check a variant: the Vt read's conflicts at TILE_KV=128" "problem: Vt: MFMA A operand of O^T: 128 bank-conflict cycles (ds_read_b64)" "$out"
+run check attention_fwd_d128 --params TILE_Q=256
+contains "check a variant: 16 waves spill" "problem: the code object spills to scratch" "$out"
+run check attention_fwd_d128 --params TILE_M=128
+check "check a parameter the template does not take exit" 2 "$rc"
+contains "check a parameter the template does not take says which it takes" "attention_fwd_d128 has no parameter 'TILE_M' (it takes TILE_Q, TILE_KV, PINGPONG, SETPRIO)" "$err"
+run check rmsnorm_bf16 --params TILE_M=128
+check "check --params of a kernel that is no template exit" 2 "$rc"
+contains "check --params of a kernel that is no template says so" "rmsnorm_bf16 is not a template" "$err"
+run check --params TILE_Q=64
+check "check --params without a kernel exit" 2 "$rc"
+
 cat > "$tmp/sweep.toml" <<EOF
 name = "attention_template"
 [[candidate]]
@@ -81,15 +103,27 @@ params = { PINGPONG = 0 }
 name = "q64_kv128"
 template = "attention_fwd"
 params = { TILE_Q = 64, TILE_KV = 128 }
+[[candidate]]
+name = "q256_w16"
+template = "attention_fwd"
+params = { TILE_Q = 256 }
 [[problem]]
 BH = 2
 S = 512
 CAUSAL = 0
 EOF
-run sweep "$tmp/sweep.toml"
+run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
 check "attention template sweep exit" 0 "$rc"
-contains "attention template sweep header" "sweep attention_template: 3 candidates x 1 problems" "$out"
+contains "attention template sweep header" "sweep attention_template: 4 candidates x 1 problems" "$out"
+contains "attention template sweep: a variant that spills is no candidate" "invalid: q256_w16 at BH=2,CAUSAL=0,S=512: it spills: " "$out"
+sweep_out=$out
+run runs show "$tmp/sweep.h5" sweep-attention_template-q128_kv64-BH2_CAUSAL0_S512 --json
+contains "attention template sweep: each point keeps its design check" '"design": {
+      "clean": true,
+      "lds_bytes": 65536,
+      "conflict_cycles": 0,' "$out"
+out=$sweep_out
 contains "attention template sweep: the variant against the rules" "invalid: q64_kv128 at BH=2,CAUSAL=0,S=512: attention_fwd with these parameters does not compile for gfx950: static assertion failed" "$out"
 contains "attention template sweep: one winner among the two that compile" "wins: q128_kv64 " "$out"
-contains "attention template sweep: the invalid one wins nothing" " q64_kv128 0; 1 invalid point(s)" "$out"
+contains "attention template sweep: the invalid ones win nothing" " q64_kv128 0 q256_w16 0; 2 invalid point(s)" "$out"
 finish "attention template"

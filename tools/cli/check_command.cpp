@@ -19,6 +19,7 @@
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"
 #include "app/run_json.hpp"
+#include "app/target.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "sim/isa/decoder.hpp"
 
@@ -159,6 +160,7 @@ int check_code_object(const std::string& file, const std::string& only, const st
 int run_check(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
+      "       tilelab check KERNEL --params NAME=V,... [--arch A] [--shape D1,D2,...]   (a template's variant)\n"
       "       tilelab check FILE.co [--kernel NAME] [--arch A] [--dynamic-lds BYTES]   (a code object without a spec)\n"
       "                     [--json | --summary] [--out FILE [--run-id ID]]\n\n"
       "The design check of each kernel's layout spec (kernels/<name>/spec.cpp), or of\n"
@@ -190,6 +192,10 @@ int run_check(const std::vector<std::string>& args) {
       "if conflict-free, global bytes at this CU's share of HBM with every CU busy.\n"
       "--dynamic-lds BYTES: the LDS the launch adds to the kernel's own (Triton and\n"
       "hipcc kernels declare 0 and get theirs at launch); occupancy counts both.\n"
+      "--params NAME=V,... checks a variant of a template (gemm_bf16: TILE_M, TILE_N,\n"
+      "WAVES_M, WAVES_N, SWIZZLE; attention_fwd_d64/_d128: TILE_Q, TILE_KV, PINGPONG,\n"
+      "SETPRIO): the spec for those parameters against the variant compiled into the\n"
+      "kernel cache (as `tilelab compile SOURCE --params` compiles it).\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
@@ -197,7 +203,7 @@ int run_check(const std::vector<std::string>& args) {
       "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
       "out", po::value<std::string>(), "")("record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
       "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "")(
-      "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "");
+      "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "")("params", po::value<std::string>(), "");
   po::positional_options_description pos;
   pos.add("target", 1);
   po::variables_map vm;
@@ -219,6 +225,9 @@ int run_check(const std::vector<std::string>& args) {
     return check_code_object(vm["target"].as<std::string>(), vm.count("kernel") ? vm["kernel"].as<std::string>() : "",
                              vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>(),
                              vm["dynamic-lds"].as<std::uint32_t>());
+  if (vm.count("params") && !vm.count("target")) return usage_error("check", "--params needs a KERNEL (a template)");
+  if (vm.count("params") && !vm["code-objects"].defaulted())
+    return usage_error("check", "--params checks the variant compiled into the kernel cache, not --code-objects");
   if (vm.count("kernel")) return usage_error("check", "--kernel NAME goes with a code object FILE.co");
   if (!vm["dynamic-lds"].defaulted()) return usage_error("check", "--dynamic-lds BYTES goes with a code object FILE.co");
   try {
@@ -226,18 +235,26 @@ int run_check(const std::vector<std::string>& args) {
     const std::string dir = vm["code-objects"].as<std::string>();
     if (!vm["code-objects"].defaulted() && !fs::is_directory(dir))  // a typo would skip every code-object check
       return usage_error("check", "--code-objects " + dir + ": no such directory");
+    std::optional<std::vector<long long>> shape;
+    if (vm.count("shape")) shape = parse_shape(vm["shape"].as<std::string>());
     std::vector<const kernels::KernelSpec*> specs;
-    if (vm.count("target")) {
+    std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
+    std::optional<app::VariantDesign> variant;  // --params: the variant's spec and its compiled code object
+    if (vm.count("params")) {
+      const auto params = app::parse_named_shape(vm["params"].as<std::string>());
+      variant = app::check_variant(vm["target"].as<std::string>(), a, params, shape);
+      specs.push_back(&variant->spec);
+      reports.emplace_back(&variant->spec, variant->report);
+      if (!vm.count("json")) std::cout << "variant " << vm["params"].as<std::string>() << ": " << variant->code_object << "\n";
+    } else if (vm.count("target")) {
       specs.push_back(&kernels::find_spec(vm["target"].as<std::string>()));
     } else {
       for (const auto& s : kernels::all_specs())
         if (std::find(s.archs.begin(), s.archs.end(), a.name) != s.archs.end()) specs.push_back(&s);
     }
-    std::optional<std::vector<long long>> shape;
-    if (vm.count("shape")) shape = parse_shape(vm["shape"].as<std::string>());
-    std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
     std::map<std::string, isa::CodeObject> read;
     for (const auto* s : specs) {
+      if (variant) break;
       const auto compiled = app::compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), "", read);
       reports.emplace_back(s, kernels::design_check(*s, a, compiled, shape));  // refuses a spec not for this arch
     }

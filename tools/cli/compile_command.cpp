@@ -55,10 +55,12 @@ int run_compile(const std::vector<std::string>& args) {
       "the other arches.\n"
       "--params compiles a variant of KERNEL's template: each NAME=V as -DTL_NAME=V\n"
       "(gemm_bf16: TILE_M, TILE_N, WAVES_M, WAVES_N, SWIZZLE; kernels/gemm_bf16/\n"
-      "gemm_tile.hpp), into the kernel cache (--cache, else $TILELAB_KERNEL_CACHE, else\n"
+      "gemm_tile.hpp; gemm_mxfp4, gemm_mxfp8: TILE_M, TILE_N, WAVES_M, WAVES_N;\n"
+      "attention_fwd: TILE_Q, TILE_KV, PINGPONG, SETPRIO), into the kernel cache (--cache, else $TILELAB_KERNEL_CACHE, else\n"
       "~/.cache/tilelab/kernels) under the SHA-256 of the compiler's version, the\n"
       "flags, the params and the kernel's sources: the variant a sweep's `template`\n"
       "candidate runs; it prints the cached path (compiled, or found) and the resources.\n"
+      "`tilelab check KERNEL --params ...` checks the variant's design against it.\n"
       "Exit status: 0 ok, 1 a compile failed, 2 bad command line.\n";
   po::options_description opts;
   opts.add_options()("help", "")("kernel", po::value<std::string>(), "")(
