@@ -11,8 +11,9 @@ timing::Options model_options(const TimedOptions& o, const std::string& kernel) 
   m.progress = o.progress;
   m.threads = o.threads;
   // A reference check needs every workgroup's output.
-  m.fast_forward = o.coverage != Coverage::full && !o.check_reference;
-  m.sample = m.fast_forward && o.coverage == Coverage::sampled;
+  const bool partial = o.coverage != Coverage::full && !o.check_reference;
+  m.sample = partial && o.coverage == Coverage::sampled;
+  m.fast_forward = partial && o.fast_forward;
   m.sample_only = kernel;  // a pass's earlier kernels write what this kernel reads
   return m;
 }

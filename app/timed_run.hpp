@@ -54,6 +54,9 @@ struct TimedOptions {
   // Check the output against the CPU reference: the run is then full (a
   // sampled or fast-forwarded run leaves output unwritten).
   bool check_reference = false;
+  // The fast-forward of regular and periodic grids (sim/timing/fast_forward);
+  // off: the sampled XCD (or every XCD) runs every workgroup.
+  bool fast_forward = true;
   int cus = 0;                                  // 0: the chip's
   std::uint64_t max_cycles = timing::Options{}.max_cycles;
   std::uint64_t wave_budget = emu::Emulator::kDefaultWaveBudget;

@@ -43,9 +43,12 @@ void CycleModel::ComputeUnit::sort_simd(Simd& s) {
 // resident; waves spread over the SIMDs with the fewest resident waves).
 bool CycleModel::ComputeUnit::place(std::uint64_t at) {
   if (queue_->empty() || resident_groups_ >= max_workgroups_) return false;
-  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, queue_->take()), {}, 0, 0,
+  const GroupId id = queue_->take();
+  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, id), {}, 0, 0,
                           static_cast<std::uint32_t>(m_.workgroups_placed_++)});
   Group& g = groups_.back();
+  g.grid_id = id;
+  g.start = at;
   const int gi = static_cast<int>(groups_.size() - 1);
   ++resident_groups_;
   for (int n = 0; n < static_cast<int>(g.wg.waves.size()); ++n) {
@@ -206,7 +209,7 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   --live_waves_;
   if (--g.live == 0) {
     --resident_groups_;
-    retired_.push_back({g.end, g.instructions});
+    retired_.push_back({g.grid_id, g.start, g.end, g.instructions});
     g.wg.waves.clear();  // the registers are not needed any more
     g.wg.waves.shrink_to_fit();
     g.wg.lds.clear();

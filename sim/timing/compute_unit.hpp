@@ -20,6 +20,7 @@
 #include "sim/timing/chip_memory.hpp"
 #include "sim/timing/cycle_model.hpp"
 #include "sim/timing/dispatcher.hpp"
+#include "sim/timing/fast_forward.hpp"
 #include "sim/timing/instruction_timing.hpp"
 #include "sim/timing/lds_port.hpp"
 #include "sim/timing/mfma_hazards.hpp"
@@ -146,6 +147,8 @@ class CycleModel::ComputeUnit {
     std::uint64_t end = 0;
     std::uint32_t id = 0;  // in the run, in placement order
     std::uint64_t instructions = 0;  // wave-instructions its waves issued
+    GroupId grid_id{};               // its (x, y, z) in the grid
+    std::uint64_t start = 0;         // the cycle it was placed
   };
 
   std::uint64_t next_cycle(std::uint64_t from);
@@ -195,7 +198,7 @@ class CycleModel::ComputeUnit {
   std::vector<IssueEvent> events_;
   std::vector<Hazard> hazards_;
   std::vector<WaveSpan> spans_;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> retired_;
+  std::vector<TimedGroup> retired_;
   // what the executing instruction touched
   std::vector<LineUse> lines_;
   int lds_cycles_ = 0, lds_conflicts_ = 0;

@@ -298,17 +298,19 @@ int CycleModel::threads_for(const emu::Emulator& e, std::size_t cus) const {
   return t;
 }
 
-std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
-                               std::uint64_t rounds_timed, std::uint64_t workgroups) {
-  std::uint64_t lo = ~0ull, hi = 0;
-  for (const auto& [end, instructions] : retired) lo = std::min(lo, instructions), hi = std::max(hi, instructions);
-  if (static_cast<double>(hi) > 1.01 * static_cast<double>(lo)) return 0;
-  std::sort(retired.begin(), retired.end());
-  const std::uint64_t t1 = retired[capacity - 1].first, tn = retired[rounds_timed * capacity - 1].first;
-  const double round = static_cast<double>(tn - t1) / static_cast<double>(rounds_timed - 1);
-  const std::uint64_t rounds_left = (workgroups - rounds_timed * capacity + capacity - 1) / capacity;
-  return tn + static_cast<std::uint64_t>(std::llround(round * static_cast<double>(rounds_left)));
+namespace {
+
+// When the first round (the first `capacity` workgroups to retire) ended:
+// those placed later are timed for a periodic fast-forward (the first
+// round's start in step, on cold caches).
+std::uint64_t first_round_end(const std::vector<TimedGroup>& retired, std::uint64_t capacity) {
+  std::vector<std::uint64_t> ends;
+  for (const TimedGroup& g : retired) ends.push_back(g.end);
+  std::nth_element(ends.begin(), ends.begin() + static_cast<std::ptrdiff_t>(capacity - 1), ends.end());
+  return ends[capacity - 1];
 }
+
+}  // namespace
 
 // ---- the model -------------------------------------------------------------
 
@@ -392,8 +394,10 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   std::unique_ptr<ChipMemory> chip_memory =
       chip ? std::make_unique<ChipMemory>(arch_, simulated_xcds, 1.0 / (xcds / simulated_xcds)) : nullptr;
   std::vector<std::unique_ptr<ComputeUnit>> units;
+  std::vector<int> queue_of;  // per simulated CU, the queue it takes from
   for (int cu = 0; cu < cus; ++cu) {
     if (sampled && cu % xcds != 0) continue;  // not on XCD 0
+    queue_of.push_back(cu % xcds);
     std::unique_ptr<MemoryBeyondL1> beyond;
     if (chip) beyond = std::make_unique<CuPort>(*chip_memory, sampled ? 0 : cu % xcds);
     else beyond = std::make_unique<CuShareOfMemory>(r.memory_share, arch_.timing.memory_latency);
@@ -422,6 +426,9 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   const std::uint64_t capacity = units.size() * static_cast<std::uint64_t>(per_cu);
   bool fast_forward = options_.fast_forward && chip && workgroups_total_ >= (kMinRoundsTimed + 2) * capacity;
   std::uint64_t end_extrapolated = 0, rounds_timed = 0;
+  std::optional<ScheduledEnd> periodic;  // the fast-forward of a periodic grid, when it was one
+  bool irregular = false;                // the workgroups differ: only a periodic fast-forward may apply
+  std::uint64_t next_attempt = 0;        // retired workgroups before the next try at it
   auto last_report = std::chrono::steady_clock::now();
   const int threads = threads_for(e, units.size());
   std::vector<Tally> tallies(static_cast<std::size_t>(threads));
@@ -433,15 +440,31 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
         throw TimingError("the launch is still running after " + std::to_string(options_.max_cycles) +
                           " simulated cycles (--max-cycles raises the bound)");
       if (!quanta.run(limit)) break;
-      if (fast_forward && retired_.size() >= kMinRoundsTimed * capacity) {
+      if (fast_forward && retired_.size() >= std::max(kMinRoundsTimed * capacity, next_attempt)) {
         const std::uint64_t rounds = retired_.size() / capacity;
         if (workgroups_total_ < (rounds + 2) * capacity) {
           fast_forward = false;  // too few rounds left to be worth it: run to the end
-        } else if (rounds >= kMaxRoundsTimed || chip_memory->l2s_filled(0.9)) {
+        } else if (rounds >= kMaxRoundsTimed || chip_memory->l2s_filled(0.9) || irregular) {
           rounds_timed = rounds;
-          end_extrapolated = extrapolated_end(retired_, capacity, rounds, workgroups_total_);
-          fast_forward = false;
+          if (!irregular) {
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> ends;
+            for (const TimedGroup& g : retired_) ends.push_back({g.end, g.instructions});
+            end_extrapolated = extrapolated_end(std::move(ends), capacity, rounds, workgroups_total_);
+            irregular = end_extrapolated == 0;
+          }
+          if (irregular) {  // not alike: alike by one coordinate of their id?
+            std::vector<ResidentGroup> resident;  // by the index of their CU among `units`
+            for (std::size_t ui = 0; ui < units.size(); ++ui)
+              for (const ComputeUnit::Group& g : units[ui]->groups_)
+                if (g.live > 0) resident.push_back({g.grid_id, static_cast<int>(ui), g.start});
+            periodic = scheduled_end(retired_, resident, queues, queue_of, per_cu,
+                                     first_round_end(retired_, capacity), limit);
+            if (periodic) end_extrapolated = periodic->end;
+            // Not yet every kind timed after the first round: try again half a round later.
+            next_attempt = retired_.size() + std::max<std::uint64_t>(1, capacity / 2);
+          }
           if (end_extrapolated) break;
+          fast_forward = irregular;
         }
       }
       if (options_.progress) {
@@ -494,6 +517,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.simulated_workgroups = workgroups_placed_;
   if (end_extrapolated) {
     r.fast_forwarded = true;
+    if (periodic) r.fast_forward_axis = periodic->axis;
     r.simulated_cycles = r.cycles;
     r.cycles = std::max(end_extrapolated, r.cycles);
   }
@@ -569,9 +593,11 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   // Workgroups' worth of work simulated: the retired ones and the parts of
   // those still resident when the fast-forward stopped the run.
   double ran_workgroups = static_cast<double>(r.simulated_workgroups);
-  if (end_extrapolated) {
+  if (periodic) {  // the simulated share of every workgroup's instructions
+    ran_workgroups = static_cast<double>(workgroups_total_) * static_cast<double>(instructions) / periodic->instructions;
+  } else if (end_extrapolated) {
     double per_group = 0;
-    for (const auto& x : retired_) per_group += static_cast<double>(x.second);
+    for (const TimedGroup& x : retired_) per_group += static_cast<double>(x.instructions);
     per_group /= static_cast<double>(retired_.size());
     ran_workgroups = static_cast<double>(instructions) / per_group;
   }
@@ -619,7 +645,14 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
     r.assumptions.push_back("the kernel's end releases at agent scope: every dirty L2 line is written back to HBM "
                             "within the kernel's time [I: the release is buffer_wbl2, chip-facts 5]");
-    if (r.fast_forwarded)
+    if (r.fast_forwarded && periodic)
+      r.assumptions.push_back(std::string("fast-forward: the grid's workgroups differ, but each one's work is set by its ") +
+                              "xyz"[periodic->axis] + " coordinate (same wave-instructions within 1%); after " +
+                              std::to_string(rounds_timed) + " rounds of " + std::to_string(capacity) +
+                              " workgroups the rest are dealt to the CUs in the dispatcher's order, each taking the mean "
+                              "time its kind took after the launch round (simulated to cycle " +
+                              std::to_string(r.simulated_cycles) + ")");
+    else if (r.fast_forwarded)
       r.assumptions.push_back("fast-forward: the grid's workgroups are alike (same wave-instructions within 1%), so after " +
                               std::to_string(rounds_timed) + " rounds of " + std::to_string(capacity) +
                               " workgroups (the L2s nearly full) the rest follow at the rate of rounds 2-" +

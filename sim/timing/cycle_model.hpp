@@ -34,6 +34,7 @@
 #include "sim/arch/arch.hpp"
 #include "sim/emu/emulator.hpp"
 #include "sim/timing/chip_memory.hpp"
+#include "sim/timing/fast_forward.hpp"
 #include "sim/timing/mfma_hazards.hpp"
 #include "sim/timing/stall.hpp"
 
@@ -72,7 +73,8 @@ struct Options {
   bool sample = false;
   // The fast-forward (the CLI's default with or without `sample`): a regular
   // grid of at least 5 rounds is timed for 3 and the rest extrapolated
-  // (extrapolated_end below).
+  // (sim/timing/fast_forward: regular grids, and periodic ones whose
+  // workgroups' work is set by one coordinate of their id).
   bool fast_forward = false;
   std::string sample_only;
   std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
@@ -137,6 +139,7 @@ struct TimingResult {
   // stopped at and the rounds it timed; `cycles` is then extrapolated.
   std::uint64_t simulated_cycles = 0;
   bool fast_forwarded = false;
+  int fast_forward_axis = -1;               // a periodic grid's: the coordinate that set each workgroup's work (-1: regular)
   // The kernel-end release: dirty L2 lines written back after the last wave
   // (lines for the whole chip), and the cycles it added to `cycles`.
   std::uint64_t end_writeback_lines = 0, end_writeback_cycles = 0;
@@ -188,17 +191,6 @@ struct TimingResult {
   std::string limiter() const;
 };
 
-// The fast-forward's decision once `rounds_timed` rounds of `capacity`
-// workgroups (those the simulated CUs hold at once) have retired, from the
-// retired workgroups' (end cycle, wave-instructions): the run's end when the
-// grid is regular (every workgroup issued the same wave-instructions within
-// 1%), 0 when not (the run then goes on in full).  Rounds 2..rounds_timed set
-// the round time (round 1 holds the launch and the cold caches); the rounds
-// left after them (`workgroups` in all, a partial last round counted whole:
-// a round's workgroups start together) follow at that rate.
-std::uint64_t extrapolated_end(std::vector<std::pair<std::uint64_t, std::uint64_t>> retired, std::uint64_t capacity,
-                               std::uint64_t rounds_timed, std::uint64_t workgroups);
-
 class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
  public:
   // Throws TimingError when the arch file has no [timing] part.
@@ -237,7 +229,7 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   std::uint64_t lds_idx_active_ = 0, lds_conflicts_ = 0;
   bool unmodelled_lds_ = false;
   // Retired workgroups (end cycle, wave-instructions), for the fast-forward.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> retired_;
+  std::vector<TimedGroup> retired_;  // workgroups done, in CU order per quantum
 };
 
 }  // namespace tilelab::timing

@@ -113,6 +113,7 @@ app::TimedOptions timed_options(const po::variables_map& vm) {
   app::TimedOptions o;
   o.seed = vm["seed"].as<std::uint64_t>();
   o.coverage = vm.count("full") ? app::Coverage::full : vm.count("all-xcds") ? app::Coverage::all_xcds : app::Coverage::sampled;
+  o.fast_forward = !vm.count("no-fast-forward");
   o.check_reference = vm.count("functional") > 0;
   o.cus = vm["cus"].as<int>();
   o.max_cycles = vm["max-cycles"].as<std::uint64_t>();
@@ -323,7 +324,7 @@ int run_sim(const std::vector<std::string>& args) {
       "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
       "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
       "                  its default shape (as check --summary) on the whole GPU; minutes\n"
-      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--cus N] [--top N] [--listing] [--quiet] (other options as above)\n"
+      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--no-fast-forward] [--cus N] [--top N] [--listing] [--quiet] (other options as above)\n"
       "       [--max-wave-instructions N] [--max-launch-instructions N] in both modes; [--max-cycles N] timed\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
       "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n"
@@ -372,7 +373,11 @@ int run_sim(const std::vector<std::string>& args) {
       "HBM and takes the other XCDs to be like it (about 8x faster; the report says\n"
       "so and scales the totals; the output is then incomplete, so the reference is\n"
       "not checked).  A regular grid (every workgroup the same instructions) of 5\n"
-      "rounds or more is timed for 3 rounds and the rest extrapolated (fast-forward).\n"
+      "rounds or more is timed for 3 rounds and the rest extrapolated (fast-forward);\n"
+      "so is a periodic one, whose workgroups' work is set by one coordinate of their\n"
+      "id (causal attention's query block): the rest are dealt to the CUs with the\n"
+      "time each kind took.  --no-fast-forward simulates every workgroup of the\n"
+      "sampled XCD (the fast-forward's own error).\n"
       "--threads N (default 0: one per core) simulates the CUs on N threads; the\n"
       "result is the same to the bit whatever N (a kernel with global atomics runs on one).\n"
       "--all-xcds simulates every XCD but keeps the fast-forward (for orders that\n"
@@ -425,7 +430,7 @@ int run_sim(const std::vector<std::string>& args) {
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
+  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("no-fast-forward", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
       "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
       "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
       "max-cycles", po::value<std::uint64_t>()->default_value(timing::Options{}.max_cycles), "")(

@@ -37,7 +37,11 @@ void print_timing_text(const TimedRun& t) {
                 "totals scaled by %.3f (--full simulates everything)\n",
                 static_cast<unsigned long long>(r.simulated_workgroups), r.cus_used, r.xcds - r.sampled_xcds,
                 r.sample_scale);
-  if (r.fast_forwarded)
+  if (r.fast_forwarded && r.fast_forward_axis >= 0)
+    std::printf("  fast-forward: each workgroup's work is set by its %c coordinate; simulated to cycle %llu, the rest "
+                "dealt to the CUs at each kind's timed rate\n",
+                "xyz"[r.fast_forward_axis], static_cast<unsigned long long>(r.simulated_cycles));
+  else if (r.fast_forwarded)
     std::printf("  fast-forward: its workgroups are alike; simulated to cycle %llu, the remaining rounds at the timed "
                 "rounds' rate\n",
                 static_cast<unsigned long long>(r.simulated_cycles));
