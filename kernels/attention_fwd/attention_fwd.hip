@@ -98,10 +98,16 @@ struct Lds {
   static constexpr int kVBytes = D * kTileKV * 2;       // one Vt stage
   static constexpr int kBytes = 2 * kKBytes + 2 * kVBytes;
   __device__ static int k_offset(int stage, int n, int u) { return stage * kKBytes + n * D * 2 + ((u ^ (n % kUnits)) << 4); }
-  static constexpr int kVtUnits = kTileKV / 4 < 16 ? kTileKV / 4 : 16;  // 8-byte units a Vt row's swizzle permutes
-  // Key n of row d (n a multiple of 4 for the 8-byte reads).
+  // Key n of row d (n a multiple of 4 for the 8-byte reads).  The swizzle
+  // depends on the row's length (tilelab swizzle's conflict-free choice for
+  // the transposing ds_write_b16 and the ds_read_b64 operand read, spec.cpp):
+  // 64 keys Sw<4,2,4> (8-byte unit n/4 ^ d%16), 32 keys Sw<3,2,4>, 128 keys
+  // Sw<4,3,4> (16-byte unit n/8 ^ d%16).
   __device__ static int vt_offset(int stage, int d, int n) {
-    return 2 * kKBytes + stage * kVBytes + d * (kTileKV * 2) + ((((n >> 2) ^ (d & (kVtUnits - 1)))) << 3) + ((n & 3) << 1);
+    const int base = 2 * kKBytes + stage * kVBytes;
+    if constexpr (kTileKV == 64) return base + d * (kTileKV * 2) + ((((n >> 2) ^ (d & 15))) << 3) + ((n & 3) << 1);
+    if constexpr (kTileKV == 32) return base + d * (kTileKV * 2) + ((((n >> 2) ^ ((d >> 1) & 7))) << 3) + ((n & 3) << 1);
+    return base + d * (kTileKV * 2) + ((((n >> 3) ^ (d & 15))) << 4) + (n & 7) * 2;
   }
 };
 

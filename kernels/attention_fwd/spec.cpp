@@ -67,10 +67,14 @@ KernelSpec attention_fwd_spec(int D, const TemplateParams& params) {
   s.threads_per_block = static_cast<int>(64 * waves);
   s.pipeline_depth = 2;
   const int units_log2 = D == 64 ? 3 : 4;  // 16-byte units per K row: 8 or 16
-  // Vt row d's 8-byte units (kv/4 of them) permuted by d % min(16, kv/4): Sw<log2 of that, 2, log2(kv) - 2>.
-  const int kv_log2 = kv == 32 ? 5 : kv == 64 ? 6 : 7, vt_bits = kv == 32 ? 3 : 4;
-  s.lds = {{"K tile", kv, D, 2, 2, Swizzle(units_log2, 3, D == 64 ? 3 : 4)},
-           {"Vt tile", D, kv, 2, 2, Swizzle(vt_bits, 2, kv_log2 - 2)}};
+  // Vt's swizzle, per row length: the first conflict-free one of
+  //   tilelab swizzle --arch gfx950 --tile 128,KV --elem-bytes 2
+  //     --write-tv '(256/KV,KV):(KV,1)' '(8,1)' --write-inst ds_write_b16
+  //     --read-tv '(16,4):(1,16)' '(1,4)' --read-inst ds_read_b64
+  // (the 64-key one, Sw<4,2,4>, carried over to 32 and 128 keys conflicts:
+  // 2-way on the reads, 32 and 128 cycles per tile).
+  const Swizzle vt = kv == 32 ? Swizzle(3, 2, 4) : kv == 64 ? Swizzle(4, 2, 4) : Swizzle(4, 3, 4);
+  s.lds = {{"K tile", kv, D, 2, 2, Swizzle(units_log2, 3, D == 64 ? 3 : 4)}, {"Vt tile", D, kv, 2, 2, vt}};
   // One group stages each tile: K chunk t is row t/(D/8), unit t%(D/8);
   // V chunk t is key t%kv, elements 8*(t/kv)..+8 of it, written down Vt's column.
   const TVLayout k_copy = make_layout_tv(L({group / (D / 8), D / 8}, {D / 8, 1}), L({1, 8}, {1, 1}));

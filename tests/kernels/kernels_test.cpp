@@ -579,7 +579,8 @@ TEST(VariantSpec, TilesWavesAndLdsFollowTheParameters) {
   const KernelSpec t = variant_spec("attention_fwd_d128", {{"TILE_Q", 64}, {"TILE_KV", 32}});
   EXPECT_EQ(t.threads_per_block, 256);
   EXPECT_EQ(t.lds_bytes(), 32768);
-  EXPECT_EQ(to_string(*t.lds[1].swizzle), "Sw<3,2,3>");
+  EXPECT_EQ(to_string(*t.lds[1].swizzle), "Sw<3,2,4>");
+  EXPECT_EQ(design_check(t, a).conflict_cycles, 0);
   EXPECT_EQ(t.shape_violations({1, 96, 0}), "attention_fwd_d128 needs S % 64 == 0");
   // Causal at S = 256: query blocks 0..3 see 2, 4, 6, 8 KV tiles of 32 (20 in all, 5 per block);
   // per tile and wave S^T 2 x 4 MFMAs and O^T 8 x 1: 16 x 4 waves x 5 = 320.
