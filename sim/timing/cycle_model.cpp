@@ -650,7 +650,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
                               "xyz"[periodic->axis] + " coordinate (same wave-instructions within 1%); after " +
                               std::to_string(rounds_timed) + " rounds of " + std::to_string(capacity) +
                               " workgroups the rest are dealt to the CUs in the dispatcher's order, each taking the mean "
-                              "time its kind took after the launch round (simulated to cycle " +
+                              "time its kind took after the first round (simulated to cycle " +
                               std::to_string(r.simulated_cycles) + ")");
     else if (r.fast_forwarded)
       r.assumptions.push_back("fast-forward: the grid's workgroups are alike (same wave-instructions within 1%), so after " +
