@@ -721,3 +721,20 @@ def test_perfetto_protobuf_holds_what_the_json_holds(tmp_path):
     with pytest.raises(ValueError, match="the trace's name says its format: .json"):
         t.export_perfetto(store, [run], str(tmp_path / "t.trace"))
     assert not (tmp_path / "t.trace").exists()
+
+
+def test_sim_coverage_options_are_the_clis():
+    # rmsnorm 16384 x 1024: 8 rounds on the sampled XCD, a regular grid, so the
+    # default fast-forwards it; fast_forward=False (--no-fast-forward) runs
+    # every workgroup of XCD 0; the CLI's --json says the same.
+    shape = (16384, 1024)
+    fast = t.sim("rmsnorm_bf16", shape=shape, timing=True, threads=1)["timing"]
+    slow = t.sim("rmsnorm_bf16", shape=shape, timing=True, threads=1, fast_forward=False)["timing"]
+    assert fast["fast_forwarded"] and not slow["fast_forwarded"]
+    assert fast["sampled"] and slow["sampled"]
+    cli = json.loads(subprocess.run([os.environ["TILELAB_CLI"], "sim", "rmsnorm_bf16", "--timing", "--shape",
+                                     "16384,1024", "--no-fast-forward", "--threads", "1", "--json", "--quiet"],
+                                    check=True, capture_output=True, text=True).stdout)
+    assert cli["cycles"] == slow["cycles"] and not cli["fast_forwarded"]
+    with pytest.raises(ValueError, match="exclude each other"):
+        t.sim("rmsnorm_bf16", shape=shape, timing=True, full=True, all_xcds=True)

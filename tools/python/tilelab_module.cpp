@@ -771,7 +771,9 @@ PYBIND11_MODULE(_tilelab, m) {
      "such device.");
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, const py::object& cus_count, const std::string& code_objects, bool full,
-                  const py::object& out, const py::object& run_id, double wait, int threads, const py::object& like) {
+                  const py::object& out, const py::object& run_id, double wait, int threads, const py::object& like,
+                  bool all_xcds, bool fast_forward) {
+    if (full && all_xcds) throw std::invalid_argument("full=True and all_xcds=True exclude each other, as --full and --all-xcds");
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
     const long long cus_asked = to_int(cus_count);
     timing::check_cus(cus_asked);
@@ -795,7 +797,8 @@ PYBIND11_MODULE(_tilelab, m) {
       app::TimedOptions o;
       o.seed = seed;
       o.cus = static_cast<int>(cus_asked);
-      o.coverage = full ? app::Coverage::full : app::Coverage::sampled;
+      o.coverage = full ? app::Coverage::full : all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
+      o.fast_forward = fast_forward;
       o.threads = threads;
       py::gil_scoped_release release;  // the model's threads (and the caller's) run while it works
       timed_run = app::run_timed(target, o);
@@ -825,7 +828,7 @@ PYBIND11_MODULE(_tilelab, m) {
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("seed") = 1,
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,
      py::arg("out") = py::none(), py::arg("run_id") = py::none(), py::arg("wait") = 60.0, py::arg("threads") = 0,
-     py::arg("like") = py::none(),
+     py::arg("like") = py::none(), py::arg("all_xcds") = false, py::arg("fast_forward") = true,
      "`tilelab sim` from Python, with the CLI's defaults and keys.  Runs a kernel's code object in the functional "
      "emulator against its CPU reference and returns what `sim --functional --json` prints (pass, error, "
      "wave-instructions, 'lds_races', every LDS site, 'lds_vs_design'), plus 'tolerance_why', 'seconds' and the "
@@ -834,7 +837,8 @@ PYBIND11_MODULE(_tilelab, m) {
      "spread the grid over, 0 for the chip's) and adds 'timing': what `sim --timing --json` prints, plus numpy "
      "columns 'per_instruction', 'wave_spans' and 'issue_events' with 'class_names' and 'reason_names'.  As in the "
      "CLI, a timed grid that fills the chip is sampled (XCD 0 simulated, totals scaled; 'pass' is then None); "
-     "full=True simulates every workgroup; threads: the cycle model's threads (0: one per core; the result is "
+     "full=True simulates every workgroup, all_xcds=True every XCD (--all-xcds), fast_forward=False every "
+     "workgroup of the sampled XCD (--no-fast-forward); threads: the cycle model's threads (0: one per core; the result is "
      "the same whatever the number).  code_objects: a folder of <arch>/<source>.hsaco to run instead of "
      "the build's (a variant).  out='FILE.h5' adds the run to a trace store (run_id default "
      "'sim-<kernel>-<arch>' or 'timing-<kernel>-<arch>', the same bytes as the CLI's --out; wait: seconds to wait "
