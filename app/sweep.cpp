@@ -16,6 +16,7 @@
 #include "app/compile_kernel.hpp"
 #include "app/design_check_run.hpp"
 #include "app/launch_run.hpp"
+#include "app/provenance.hpp"
 #include "app/record.hpp"
 #include "kernels/launch_file.hpp"
 #include "sim/arch/toml_text.hpp"
@@ -137,16 +138,42 @@ std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, 
 // One point: the candidate's code object and template at the problem's
 // shape (the candidate's own names win); a template variant's design check
 // (point_design), then timed; stored as run `id`.
+// What the store keeps of a point: the family, the point and the
+// candidate's parameters (what `tilelab tune export` reads back).
+Json point_config(const std::string& sweep, const SweepCandidate& c, const ProblemShape& problem) {
+  return {{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}};
+}
+
+// An invalid point as a run with no timing: its config says why, so a
+// resumed sweep reads it back instead of evaluating it again.
+void record_invalid(const std::string& file, const std::string& id, Json config, const SweepCandidate& c,
+                    const ProblemShape& problem, const std::string& why, const traces::WriterOptions& options) {
+  const std::string kernel = c.kernel_template.empty() ? fs::path(c.code_object).stem().string() : c.kernel_template;
+  traces::RunInfo info = run_info(id, "sim", kernel, c.arch);
+  info.backend = "cycle-model";
+  info.problem_shape = traces::shape_key(problem);
+  config["invalid"] = why;
+  info.config_json = config.dump();
+  traces::RunWriter w(file, info, options);
+  w.finish();
+}
+
+// One point: the candidate's code object and template at the problem's
+// shape (the candidate's own names win); a template variant's design check
+// (point_design), then timed; stored as run `id` (an invalid one with its
+// reason).  Only the store's own errors throw.
 SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loaded& loaded, const ProblemShape& problem,
                     const SweepOptions& options, const std::string& id) {
-  if (!loaded.error.empty()) return {std::nullopt, loaded.error, false};
   ProblemShape shape = problem;
   for (const auto& [k, v] : c.fixed()) shape[k] = v;
-  try {
+  Json config = point_config(sweep, c, problem);
+  std::unique_ptr<LaunchFileRun> run;
+  std::string why = loaded.error;
+  if (why.empty()) try {
     const isa::CodeObject& co = *loaded.co;
     const arch::Arch& a = *loaded.arch;
     const kernels::LaunchFile l = kernels::read_launch_file(c.launch, co, 0, shape);
-    const std::optional<Json> design = point_design(c, loaded, l.kernel, shape);
+    if (const std::optional<Json> design = point_design(c, loaded, l.kernel, shape)) config["design"] = *design;
     // A grid of at most one workgroup per CU is simulated in full: sampling
     // one XCD of it was measured 2.4x fast (AMD's 32x128 MXFP4 tile at
     // M=128, N=K=8192: 9.4 us sampled, 22.9 us full), and a full run of one
@@ -156,23 +183,25 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
     o.threads = options.threads;
     const std::uint64_t workgroups = std::uint64_t{l.grid[0]} * l.grid[1] * l.grid[2];
     if (workgroups <= static_cast<std::uint64_t>(arch::chip_cus(a))) o.coverage = Coverage::full;
-    const std::unique_ptr<LaunchFileRun> run = run_launch_file(co, l, a, o, true);
-    // What `tilelab tune export` reads back: the family, the point and the candidate's parameters.
-    Json config = {{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}};
-    if (design) config["design"] = *design;
-    run->view.extra_config_json = config.dump();
-    if (!options.out.empty()) record_timing(options.out, id, run->view, options.store);
-    // In the store's unit and back (median_ns / 1000): a resumed point reads the same double.
-    return {run->model->result().seconds() * 1e9 / 1000, "", false};
+    run = run_launch_file(co, l, a, o, true);
   } catch (const std::exception& e) {
-    return {std::nullopt, error_text(e), false};
+    why = error_text(e);
   }
+  if (!run) {
+    if (!options.out.empty()) record_invalid(options.out, id, config, c, problem, why, options.store);
+    return {std::nullopt, why, false};
+  }
+  run->view.extra_config_json = config.dump();
+  if (!options.out.empty()) record_timing(options.out, id, run->view, options.store);
+  // In the store's unit and back (median_ns / 1000): a resumed point reads the same double.
+  return {run->model->result().seconds() * 1e9 / 1000, "", false};
 }
 
 // Points already stored (a resumed sweep), in OUT and in any shard beside it
-// (a killed sweep's): run id -> predicted time in us.
-std::map<std::string, double> stored_points(const std::string& out) {
-  std::map<std::string, double> stored;
+// (a killed sweep's): run id -> the point (its predicted time in us, or why
+// it is invalid), marked resumed.
+std::map<std::string, SweepPoint> stored_points(const std::string& out) {
+  std::map<std::string, SweepPoint> stored;
   if (out.empty()) return stored;
   std::vector<std::string> stores = shard_paths(out);
   if (fs::exists(out)) stores.insert(stores.begin(), out);
@@ -180,7 +209,13 @@ std::map<std::string, double> stored_points(const std::string& out) {
     const traces::Reader r(file);
     for (const std::string& id : r.run_ids()) {
       const traces::RunView v = r.run(id);
-      if (v.summary) stored.emplace(id, v.summary->median_ns / 1000);
+      if (v.summary) {
+        stored.emplace(id, SweepPoint{v.summary->median_ns / 1000, "", true, false});
+      } else if (!v.info.config_json.empty()) {
+        const Json config = Json::parse(v.info.config_json, nullptr, false);
+        if (config.is_object() && config.contains("invalid") && config["invalid"].is_string())
+          stored.emplace(id, SweepPoint{std::nullopt, config["invalid"].get<std::string>(), true, false});
+      }
     }
   }
   return stored;
@@ -245,7 +280,7 @@ std::vector<std::size_t> SweepResult::ranking(std::size_t problem) const {
 }
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress) {
-  const std::map<std::string, double> stored = stored_points(options.out);
+  const std::map<std::string, SweepPoint> stored = stored_points(options.out);
   SweepResult r;
   r.spec = spec;
   r.full = options.full;
@@ -265,7 +300,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
       SweepPoint& pt = r.points[p][c];
       const bool mine = own_point(options, p, c);
       if (const auto it = stored.find(id); it != stored.end()) {
-        pt = {it->second, "", true, false};
+        pt = it->second;
       } else if (!mine) {
         pt.elsewhere = true;
       } else {
@@ -278,7 +313,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char line[160];
       if (pt.us) std::snprintf(line, sizeof line, "%.1f us%s", *pt.us, pt.resumed ? ", stored" : "");
-      const std::string result = pt.us ? std::string(line) : "invalid: " + pt.why;
+      const std::string result = pt.us ? std::string(line) : "invalid: " + pt.why + (pt.resumed ? " (stored)" : "");
       std::snprintf(line, sizeof line, " (%.1f s, about %.0f s left)", elapsed,
                     elapsed / static_cast<double>(done) * static_cast<double>(total - done));
       progress("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + cand.name + " " +

@@ -86,8 +86,9 @@ using SweepProgress = std::function<void(const std::string&)>;
 
 // Runs (or resumes) the sweep: this rank's points that neither OUT nor any
 // shard beside it holds (a killed sweep's shards count as stored).  Throws
-// only for a store that cannot be read; a point that cannot run is invalid
-// with its reason.
+// only for a store that cannot be read or written; a point that cannot run
+// is invalid with its reason, stored as a run without timing (config
+// "invalid") and read back as such on resume.
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress = {});
 
 // The shard of `rank` beside `out`, and every shard there is (any rank count).

@@ -128,6 +128,12 @@ contains "attention template sweep: each point keeps its design check" '"design"
       "clean": true,
       "lds_bytes": 65536,
       "conflict_cycles": 0,' "$out"
+run runs show "$tmp/sweep.h5" sweep-attention_template-q256_w16-BH2_CAUSAL0_S512 --json
+contains "attention template sweep: an invalid point is a run with its reason" '"invalid": "it spills: ' "$out"
+run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
+check "attention template sweep resumed: every point read back, the same summary" "$sweep_out" "$out"
+contains "attention template sweep resumed: the invalid points too" "[4/4] q256_w16 BH=2,CAUSAL=0,S=512: invalid: it spills" "$err"
+contains "attention template sweep resumed: read back, not run" "per lane (stored)" "$err"
 out=$sweep_out
 contains "attention template sweep: the variant against the rules" "invalid: q64_kv128 at BH=2,CAUSAL=0,S=512: attention_fwd with these parameters does not compile for gfx950: static assertion failed" "$out"
 contains "attention template sweep: one winner among the two that compile" "wins: q128_kv64 " "$out"
