@@ -113,7 +113,10 @@ std::vector<std::string> compiler_command(const char* source, const std::string&
   std::vector<std::string> argv{build::kCompiler};
   for (const char* f : build::kFlags) argv.push_back(f);
   argv.insert(argv.end(), extra.begin(), extra.end());
-  for (const std::string& a : {"--offload-arch=" + arch, std::string("-I") + build::kSourceDir, std::string("-o"),
+  // The line table names files from the source root, so the bytes do not
+  // depend on where the checkout is (a flag outside the cache key for that reason).
+  for (const std::string& a : {"--offload-arch=" + arch, std::string("-I") + build::kSourceDir,
+                               std::string("-fdebug-prefix-map=") + build::kSourceDir + "=.", std::string("-o"),
                                out.string(), (fs::path(build::kSourceDir) / "kernels" / source).string()})
     argv.push_back(a);
   return argv;

@@ -38,6 +38,7 @@ std::unique_ptr<LaunchFileRun> run_launch_file(const isa::CodeObject& co, const 
     t.stats = run->stats;
     t.timing = &model->result();
     t.program = &e.program();
+    t.source = program_source_lines(co, e.program());
     t.model_seconds = run->stats->seconds;
     t.top = options.top;
   }

@@ -77,7 +77,8 @@ Json listing_json(const TimedRun& t) {
                     {"stall", s.stall},
                     {"idle", s.idle},
                     {"waits_most_on", s.stall ? Json(timing::reason_name(row.waits_most_on)) : Json(nullptr)},
-                    {"stall_by_reason", by_reason}});
+                    {"stall_by_reason", by_reason},
+                    {"source", row.index < t.source.size() && !t.source[row.index].empty() ? Json(t.source[row.index]) : Json(nullptr)}});
   }
   return rows;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/isa/source_lines.hpp"
+
 namespace tilelab::app {
 
 timing::Options model_options(const TimedOptions& o, const std::string& kernel) {
@@ -54,12 +56,19 @@ std::unique_ptr<TimedKernelRun> run_timed(const SuiteTarget& target, const Timed
   t.timing = &model.result();
   if (!t.timing->sampled_xcds) t.reference = TimedRun::Reference{r.pass, r.max_rel_error, r.tolerance};
   t.program = &run->program;
+  t.source = program_source_lines(isa::read_code_object(target.code_object), run->program);
   t.model_seconds = r.seconds;  // the timed dispatch alone (inputs and the reference excluded)
   t.top = options.top;
   t.before = r.before;
   t.bound = run->bound;
   t.chip_bound = run->chip_bound;
   return run;
+}
+
+std::vector<std::string> program_source_lines(const isa::CodeObject& co, const isa::Program& p) {
+  std::vector<std::uint64_t> pcs;
+  for (const isa::Instruction& in : p.instructions) pcs.push_back(in.pc);
+  return isa::source_lines(co, pcs);
 }
 
 std::vector<std::size_t> hottest_instructions(const timing::TimingResult& r, int n) {

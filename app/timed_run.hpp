@@ -14,6 +14,7 @@
 
 #include "app/functional_run.hpp"
 #include "kernels/design_check.hpp"
+#include "sim/isa/code_object.hpp"
 #include "sim/isa/program.hpp"
 #include "sim/timing/cycle_model.hpp"
 
@@ -33,6 +34,9 @@ struct TimedRun {
   std::optional<Reference> reference;           // absent for a code object run from a launch file, or a sampled run
   const timing::TimingResult* timing = nullptr;
   const isa::Program* program = nullptr;
+  // Per program instruction, the source line it came from ("file:line",
+  // isa::source_lines; "" where the code object has none).
+  std::vector<std::string> source;
   std::optional<kernels::TileBound> bound;      // the static bound of `tilelab check`, when the spec has one
   std::optional<kernels::ChipBound> chip_bound; // its whole-chip bound, when the run has the whole chip
   double model_seconds = 0;                     // wall time of the timed run (printed, never stored)
@@ -104,6 +108,8 @@ struct ListingRow {
   timing::Reason waits_most_on = timing::Reason::none;
 };
 std::vector<ListingRow> listing_rows(const isa::Program& p, const timing::TimingResult& r);
+// The source line of each of the program's instructions (TimedRun::source).
+std::vector<std::string> program_source_lines(const isa::CodeObject& co, const isa::Program& p);
 // The FLOPs a run's TFLOP/s are counted from (the MFMAs' 2mnk).
 double work_flops(const TimedRun& t);
 

@@ -13,6 +13,7 @@
 #include "kernels/spec.hpp"
 #include "sim/isa/assembler.hpp"
 #include "sim/isa/decoder.hpp"
+#include "sim/isa/source_lines.hpp"
 
 namespace fs = std::filesystem;
 using namespace tilelab;
@@ -476,4 +477,44 @@ TEST(Assembler, ErrorsNameTheLine) {
   // Without the metadata there is nothing to run: the reader says so, after linking.
   EXPECT_EQ(message_of([&] { parse_code_object(assemble_code_object(".amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"\n.text\ns_endpgm\n", "k.s"), "k.s"); }),
             "k.s: no AMDGPU metadata note (not an AMDHSA code object?)");
+}
+
+// The suite's code objects carry a DWARF line table (-gline-tables-only,
+// files named from the source root by -fdebug-prefix-map).  Every line it
+// names is a line of a file in the repository; rmsnorm's v_rsq_f32 comes from
+// the line of tl::rsqrt that calls __builtin_amdgcn_rsqf (inlined: the
+// innermost line), its row loop's loads from rmsnorm.hip.  Hand-written
+// assembly has no table: no lines.
+TEST(SourceLines, FromTheLineTable) {
+  for (const std::string& arch : kArchs) {
+    const CodeObject co = read_code_object(code_object_path(arch, "rmsnorm/rmsnorm.hip"));
+    const Program p = Decoder(co.arch).decode(co, co.kernel("rmsnorm_bf16"));
+    std::vector<std::uint64_t> pcs;
+    for (const Instruction& in : p.instructions) pcs.push_back(in.pc);
+    const std::vector<std::string> lines = source_lines(co, pcs);
+    ASSERT_EQ(lines.size(), pcs.size());
+    int in_rmsnorm = 0, rsq = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].empty()) continue;
+      const auto colon = lines[i].rfind(':');
+      const std::string file = lines[i].substr(0, colon);
+      const int line = std::stoi(lines[i].substr(colon + 1));
+      std::ifstream in(fs::path(TILELAB_SOURCE_DIR) / file);
+      ASSERT_TRUE(in) << lines[i] << " is not a file of the repository";
+      std::string text;
+      for (int n = 0; n < line && std::getline(in, text); ++n) {
+      }
+      ASSERT_TRUE(in) << lines[i] << ": the file has fewer lines";
+      in_rmsnorm += file == "kernels/rmsnorm/rmsnorm.hip";
+      if (p.instructions[i].text.starts_with("v_rsq_f32")) {
+        ++rsq;
+        EXPECT_NE(text.find("__builtin_amdgcn_rsqf"), std::string::npos) << lines[i] << ": " << text;
+      }
+    }
+    EXPECT_GT(in_rmsnorm, 20) << arch;
+    EXPECT_EQ(rsq, 1) << arch;
+  }
+  const CodeObject hand = read_code_object(TILELAB_HANDWRITTEN_CO);
+  const std::vector<std::uint64_t> pcs = {hand.kernel("scale_rows").code_address};
+  EXPECT_EQ(source_lines(hand, pcs), std::vector<std::string>{""});
 }

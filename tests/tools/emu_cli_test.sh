@@ -106,7 +106,17 @@ PY
 run sim gemm_bf16 --timing --shape 256,128,128 --listing --quiet
 check "timing listing exit" 0 "$rc"
 contains "timing listing header" "    pc      class       loop  hits  latency  stall  idle  waits most on" "$out"
-check "timing listing waits on the barrier" "yes" "$(printf '%s\n' "$out" | grep -E '^ +0x[0-9a-f]+ +BARRIER .* barrier +s_barrier$' >/dev/null && echo yes || echo no)"
+check "timing listing waits on the barrier" "yes" "$(printf '%s\n' "$out" | grep -E '^ +0x[0-9a-f]+ +BARRIER .* barrier +s_barrier( +kernels/.*)?$' >/dev/null && echo yes || echo no)"
+# The source column, from the code object's line table: the barrier is
+# tl::barrier's __builtin_amdgcn_s_barrier (inlined: its own line).
+barrier_line=$(grep -n '__builtin_amdgcn_s_barrier()' "$(dirname "$0")/../../kernels/common/tilelab_hip.hpp" | cut -d: -f1)
+contains "timing listing: the barrier's source line" "s_barrier                                                              kernels/common/tilelab_hip.hpp:$barrier_line" "$out"
+contains "timing listing: source lines of the GEMM tile" "kernels/gemm_bf16/gemm_tile.hpp:" "$out"
+listing=$out
+run disasm "$code_objects/gfx950/gemm_bf16.hsaco" --source --no-colour
+contains "disasm --source" "        ; kernels/common/tilelab_hip.hpp:$barrier_line
+    $(printf '%s\n' "$listing" | grep -E 'BARRIER .* s_barrier' | head -1 | sed -E 's/^ +0x([0-9a-f]+).*/\1/')  BARRIER" "$out"
+out=$listing
 check "timing listing has every instruction" "yes" "$(
   listed=$(printf '%s\n' "$out" | sed -n '/listing (program order/,$p' | grep -c '^    0x')
   total=$("$tilelab" disasm "$code_objects/gfx950/gemm_bf16.hsaco" --kernel gemm_bf16 --no-colour | grep -c '^ *[0-9a-f]\{4,\}  ')
@@ -257,11 +267,12 @@ contains "sweep wins" "wins: co 2 asm 0; 2 invalid point(s)" "$out"
 contains "sweep invalid reason" "invalid: co at n=0: $tmp/template.toml:4: grid values must be integers from 1 to 2^31-1 (this one is 0)" "$out"
 contains "sweep progress" "[6/6] asm n=0: invalid: " "$err"
 run runs list "$tmp/sweep.h5"
-check "sweep stores each valid point" 4 "$(printf '%s\n' "$out" | grep -c '^sweep-rows-')"
+check "sweep stores every point, the invalid ones too" 6 "$(printf '%s\n' "$out" | grep -c '^sweep-rows-')"
 contains "sweep run id" "sweep-rows-asm-n64" "$out"
 run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
 check "sweep resumed exit" 0 "$rc"
 check "sweep resumed reads the stored points" 4 "$(printf '%s\n' "$err" | grep -c ', stored (')"
+check "sweep resumed reads the stored invalid points" 2 "$(printf '%s\n' "$err" | grep -c 'is 0) (stored) (')"
 # The sweep as a tuning database, and one query against it.
 run tune export "$tmp/sweep.h5" --out "$tmp/tuning.db"
 check "tune export exit" 0 "$rc"

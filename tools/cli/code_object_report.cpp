@@ -90,12 +90,15 @@ void print_class_counts(std::ostream& out, const isa::Program& p) {
   }
 }
 
-void print_listing(std::ostream& out, const isa::Program& p, bool colour) {
+void print_listing(std::ostream& out, const isa::Program& p, bool colour, const std::vector<std::string>& source) {
   const char* reset = colour ? "\033[0m" : "";
+  std::string last_source;
   for (std::size_t i = 0; i < p.instructions.size(); ++i) {
     const auto& inst = p.instructions[i];
     for (std::size_t l = 0; l < p.loops.size(); ++l)
       if (p.loops[l].head == i) out << "        loop " << l + 1 << ":\n";
+    if (i < source.size() && !source[i].empty() && source[i] != last_source) out << "        ; " << source[i] << "\n";
+    if (i < source.size() && !source[i].empty()) last_source = source[i];
     std::string bars;
     for (const auto& loop : p.loops)
       if (loop.head <= i && i <= loop.latch) bars += "|";

@@ -28,6 +28,8 @@ void print_loop_bounds(std::ostream& out, const isa::Program& p, const arch::Arc
 
 // The listing: pc, class, loop nesting bars, a mark for MFMA (M) and LDS (L)
 // instructions (in colour when `colour`), and the text llvm-objdump prints.
-void print_listing(std::ostream& out, const isa::Program& p, bool colour);
+// `source`: per instruction, its source line (isa::source_lines), printed as
+// "; file:line" before the instruction where it changes; empty: none.
+void print_listing(std::ostream& out, const isa::Program& p, bool colour, const std::vector<std::string>& source = {});
 
 }  // namespace tilelab::cli

@@ -12,6 +12,7 @@
 #include "sim/emu/emulator.hpp"
 #include "sim/emu/semantics.hpp"
 #include "sim/isa/decoder.hpp"
+#include "sim/isa/source_lines.hpp"
 #include "app/emulator_coverage.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
@@ -57,7 +58,7 @@ int coverage(const std::vector<std::string>& files, bool json) {
 
 int run_disasm(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab disasm FILE.hsaco [--kernel NAME] [--summary] [--no-colour]\n"
+      "usage: tilelab disasm FILE.hsaco [--kernel NAME] [--summary] [--source] [--no-colour]\n"
       "       tilelab disasm --coverage FILE.co... [--json]\n\n"
       "Decodes an AMDGPU code object (gfx950, gfx942, ... as its ELF header says; or\n"
       "AMDGPU assembly FILE.s / .amdgcn, assembled by LLVM MC and linked by ld.lld on\n"
@@ -70,7 +71,9 @@ int run_disasm(const std::vector<std::string>& args) {
       "  VMEM-load VMEM-store BRANCH WAITCNT BARRIER OTHER), one '|' per enclosing\n"
       "  loop, M for MFMA and L for LDS instructions (coloured on a terminal), the\n"
       "  instruction exactly as llvm-objdump prints it, and '-> pc' for branches.\n"
-      "--summary prints the header only.\n"
+      "--summary prints the header only.  --source adds '; file:line' where the source\n"
+      "line changes, from the code object's DWARF line table (the suite's kernels are\n"
+      "built with one; a code object without one gets none).\n"
       "--coverage lists, over every kernel of the files, the opcodes the functional\n"
       "emulator cannot run yet, with their instruction and kernel counts (marked\n"
       "\"(refused)\" where no public source settles the semantics, with why), then how\n"
@@ -79,7 +82,7 @@ int run_disasm(const std::vector<std::string>& args) {
       "gives it as one JSON object (what Python's tilelab.coverage returns).\n"
       "Exit status: 0 ok, 1 the file is not a readable code object, 2 bad command line.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("summary", "")("no-colour", "")("coverage", "")("json", "")(
+  opts.add_options()("help", "")("summary", "")("source", "")("no-colour", "")("coverage", "")("json", "")(
       "file", po::value<std::vector<std::string>>(), "")(
       "kernel", po::value<std::string>(), "");
   po::positional_options_description pos;
@@ -111,7 +114,13 @@ int run_disasm(const std::vector<std::string>& args) {
       print_class_counts(std::cout, p);
       if (!vm.count("summary")) {
         std::cout << "\n";
-        print_listing(std::cout, p, colour);
+        std::vector<std::string> source;
+        if (vm.count("source")) {
+          std::vector<std::uint64_t> pcs;
+          for (const isa::Instruction& in : p.instructions) pcs.push_back(in.pc);
+          source = isa::source_lines(co, pcs);
+        }
+        print_listing(std::cout, p, colour, source);
       }
       std::cout << "\n";
     }

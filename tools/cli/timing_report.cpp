@@ -152,18 +152,26 @@ void print_timing_listing(const TimedRun& t) {
   const isa::Program& p = *t.program;
   using Align = traces::TextTable::Align;
   traces::TextTable rows({{"pc", Align::left}, {"class", Align::left}, {"loop", Align::left}, {"hits"}, {"latency"},
-                          {"stall"}, {"idle"}, {"waits most on", Align::left}, {"instruction", Align::left}});
+                          {"stall"}, {"idle"}, {"waits most on", Align::left}, {"instruction", Align::left},
+                          {"source", Align::left}});
+  std::string last_source;
   for (const app::ListingRow& row : app::listing_rows(p, r)) {
     const isa::Instruction& in = p.instructions[row.index];
     const timing::PcStats& s = row.stats;
     const char* mark = in.cls == isa::InstClass::MFMA ? "M " : in.cls == isa::InstClass::LDS || in.cls == isa::InstClass::LDS_DMA ? "L " : "";
+    // The source line where it changes (as a source view marks a new line).
+    const std::string& source = row.index < t.source.size() ? t.source[row.index] : last_source;
     rows.add_row({app::pc_hex(in.pc), isa::class_name(in.cls), row.loop_depth ? std::string(static_cast<std::size_t>(row.loop_depth), '|') : "-",
                   std::to_string(s.hits), std::to_string(s.latency), std::to_string(s.stall), std::to_string(s.idle),
-                  s.stall ? timing::reason_name(row.waits_most_on) : "-", mark + in.text});
+                  s.stall ? timing::reason_name(row.waits_most_on) : "-", mark + in.text, source == last_source ? "" : source});
+    last_source = source;
   }
   std::printf("\n  listing (program order, M MFMA, L LDS; the per-pc columns summed over the simulated waves%s; "
-              "waits at a barrier on the s_barrier):\n",
-              r.sampled_xcds ? ", XCD 0's" : "");
+              "waits at a barrier on the s_barrier; the source line where it changes%s):\n",
+              r.sampled_xcds ? ", XCD 0's" : "",
+              std::none_of(t.source.begin(), t.source.end(), [](const std::string& x) { return !x.empty(); })
+                  ? ", none: the code object has no line table"
+                  : "");
   std::ostringstream table;
   rows.print(table, "    ");
   std::fputs(table.str().c_str(), stdout);
