@@ -452,7 +452,11 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
             end_extrapolated = extrapolated_end(std::move(ends), capacity, rounds, workgroups_total_);
             irregular = end_extrapolated == 0;
           }
-          if (irregular) {  // not alike: alike by one coordinate of their id?
+          if (irregular && rounds < kMaxRoundsTimed) {
+            // Workgroups that differ vary more from one to the next than
+            // alike ones: their kinds are timed over kMaxRoundsTimed rounds.
+            next_attempt = kMaxRoundsTimed * capacity;
+          } else if (irregular) {  // not alike: alike by one coordinate of their id?
             std::vector<ResidentGroup> resident;  // by the index of their CU among `units`
             for (std::size_t ui = 0; ui < units.size(); ++ui)
               for (const ComputeUnit::Group& g : units[ui]->groups_)

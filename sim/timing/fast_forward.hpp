@@ -7,7 +7,7 @@
 //    one coordinate of its id (causal attention: blockIdx.x, the query block,
 //    decides how many key tiles it reads): the rest are dealt to the CUs as
 //    the dispatcher deals them, each taking the time its kind took in the
-//    timed rounds (scheduled_end).
+//    timed rounds (scheduled_end; the model times such grids for 8 rounds).
 // Anything else runs in full.  Both decide from simulated quantities only, so
 // the same run gives the same answer.
 #pragma once
