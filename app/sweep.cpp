@@ -110,11 +110,15 @@ Loaded load(const SweepCandidate& c) {
 // candidate's params, kernels::variant_spec; the shape's dimensions by the
 // spec's names, case aside): what the store keeps of it, or nullopt for a
 // kernel without a spec per variant.  Throws std::invalid_argument for a
-// shape the spec refuses, or a variant that is no candidate (it spills, its
-// LDS does not fit: variant_refusal).
+// variant that spills (any template), a shape the spec refuses, or a
+// variant its design check says is no candidate (variant_refusal).
 std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, const std::string& kernel,
                                  const ProblemShape& shape) {
-  if (c.kernel_template.empty() || !kernels::has_variant_spec(kernel)) return std::nullopt;
+  if (c.kernel_template.empty()) return std::nullopt;
+  // A variant that spills is no candidate, whether or not its template has a spec per variant.
+  if (const std::uint32_t scratch = loaded.co->kernel(kernel).private_segment_fixed_size)
+    throw std::invalid_argument("it spills: " + std::to_string(scratch) + " bytes of scratch per lane");
+  if (!kernels::has_variant_spec(kernel)) return std::nullopt;
   const kernels::KernelSpec spec = kernels::variant_spec(kernel, c.params);
   std::vector<long long> dims;
   for (const std::string& d : spec.shape_dims) {

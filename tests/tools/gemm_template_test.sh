@@ -148,4 +148,21 @@ run tune export "$tmp/one.h5" --out "$tmp/tuning.db"
 check "template tuning database exit" 0 "$rc"
 run tune lookup "$tmp/tuning.db" --family gemm_template --shape M=512,N=512,K=128
 contains "template tuning database: the winner's parameters" '"TILE_M":' "$out"
+# A variant that spills is no candidate, whether or not its template has a
+# spec per variant: gemm_mxfp8's 256x256 tile over 8 waves needs more than
+# 256 VGPRs (the MX templates have none).
+cat > "$tmp/mx_sweep.toml" <<EOF
+name = "mx_spill"
+[[candidate]]
+name = "256x256_w8"
+template = "gemm_mxfp8"
+params = { TILE_M = 256, TILE_N = 256, WAVES_M = 2, WAVES_N = 4 }
+[[problem]]
+M = 256
+N = 256
+K = 256
+EOF
+run sweep "$tmp/mx_sweep.toml"
+check "a sweep with a variant that spills exit" 0 "$rc"
+contains "a variant that spills is invalid" "invalid: 256x256_w8 at K=256,M=256,N=256: it spills: " "$out"
 finish "gemm template"
