@@ -556,11 +556,12 @@ def test_sweep_and_tune_are_the_clis(tmp_path):
     refused = r["problems"][2]["points"][0]
     assert refused["us"] is None and "grid values must be integers from 1 to 2^31-1 (this one is 0)" in refused["invalid"]
     assert r["wins"] == {"co": 2, "asm": 0}
-    # Resumed: the valid points are read back from the store, not run again.
+    # Resumed: every point is read back from the store, not run again (the
+    # invalid ones with their reason).
     again = t.sweep(str(sweep), out=str(tmp_path / "py.h5"))
-    assert [pt["stored"] for p in again["problems"] for pt in p["points"]] == [True, True, True, True, False, False]
-    assert [pt["us"] for p in again["problems"] for pt in p["points"]] == \
-        [pt["us"] for p in r["problems"] for pt in p["points"]]
+    assert [pt["stored"] for p in again["problems"] for pt in p["points"]] == [True] * 6
+    assert [(pt["us"], pt["invalid"]) for p in again["problems"] for pt in p["points"]] == \
+        [(pt["us"], pt["invalid"]) for p in r["problems"] for pt in p["points"]]
     # The tuning database, and one lookup, as the CLI gives them.
     assert t.tune_export(str(tmp_path / "py.h5"), str(tmp_path / "py.db")) == 4
     answer = t.tune_lookup(str(tmp_path / "py.db"), "rows", {"n": 700})
