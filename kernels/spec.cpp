@@ -83,17 +83,32 @@ const KernelSpec& find_spec(const std::string& name) {
   throw std::invalid_argument("no kernel named '" + name + "' (there are: " + names + ")");
 }
 
+namespace {
+const std::vector<std::string> kTemplates = {"gemm_bf16",          "gemm_mxfp4",        "gemm_mxfp4_32x32", "gemm_mxfp8",
+                                             "gemm_mxfp8_32x32",   "attention_fwd_d64", "attention_fwd_d128"};
+
+KernelSpec named(std::vector<KernelSpec> specs, const std::string& kernel) {
+  for (KernelSpec& s : specs)
+    if (s.name == kernel) return std::move(s);
+  throw std::logic_error("no spec " + kernel + " among its template's");
+}
+}  // namespace
+
 bool has_variant_spec(const std::string& kernel) {
-  return kernel == "gemm_bf16" || kernel == "attention_fwd_d64" || kernel == "attention_fwd_d128";
+  return std::find(kTemplates.begin(), kTemplates.end(), kernel) != kTemplates.end();
 }
 
 KernelSpec variant_spec(const std::string& kernel, const TemplateParams& params) {
+  if (!has_variant_spec(kernel)) {
+    find_spec(kernel);  // an unknown name says which there are
+    std::string list;
+    for (const std::string& t : kTemplates) list += (list.empty() ? "" : ", ") + t;
+    throw std::invalid_argument(kernel + " is not a template (templates with a spec per variant: " + list + ")");
+  }
   if (kernel == "gemm_bf16") return gemm_bf16_spec(params);
-  if (kernel == "attention_fwd_d64") return attention_fwd_spec(64, params);
-  if (kernel == "attention_fwd_d128") return attention_fwd_spec(128, params);
-  find_spec(kernel);  // an unknown name says which there are
-  throw std::invalid_argument(kernel + " is not a template (templates with a spec per variant: gemm_bf16, "
-                              "attention_fwd_d64, attention_fwd_d128)");
+  if (kernel.starts_with("gemm_mxfp4")) return named(gemm_mxfp4_specs(params), kernel);
+  if (kernel.starts_with("gemm_mxfp8")) return named(gemm_mxfp8_specs(params), kernel);
+  return attention_fwd_spec(kernel == "attention_fwd_d64" ? 64 : 128, params);
 }
 
 void check_params(const std::string& kernel, const TemplateParams& params, const std::vector<std::string>& known) {

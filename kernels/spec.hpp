@@ -135,8 +135,10 @@ using TemplateParams = std::map<std::string, std::int64_t>;
 
 // The spec of a template kernel's variant, so that the design check sees the
 // variant the compiler builds: gemm_bf16 (TILE_M, TILE_N, WAVES_M, WAVES_N,
-// SWIZZLE; gemm_tile.hpp) and attention_fwd_d64/_d128 (TILE_Q, TILE_KV,
-// PINGPONG, SETPRIO; attention_fwd.hip).  Names left out take the suite
+// SWIZZLE; gemm_tile.hpp), the MX GEMMs gemm_mxfp4, gemm_mxfp8 and their
+// _32x32 kernels (TILE_M, TILE_N, WAVES_M, WAVES_N; mx_gemm_tile.hpp) and
+// attention_fwd_d64/_d128 (TILE_Q, TILE_KV, PINGPONG, SETPRIO;
+// attention_fwd.hip).  Names left out take the suite
 // build's values, so variant_spec(k, {}) designs what find_spec(k) designs.
 // std::invalid_argument for a kernel that is not a template, a name its
 // template does not take, or values its template's static_asserts refuse
@@ -155,8 +157,8 @@ std::vector<KernelSpec> topk_specs();
 KernelSpec gemm_bf16_spec(const TemplateParams& params = {});
 KernelSpec attention_fwd_spec(int D, const TemplateParams& params = {});  // D = 64 or 128
 KernelSpec grouped_gemm_bf16_spec();
-std::vector<KernelSpec> gemm_mxfp8_specs();
-std::vector<KernelSpec> gemm_mxfp4_specs();
+std::vector<KernelSpec> gemm_mxfp8_specs(const TemplateParams& params = {});
+std::vector<KernelSpec> gemm_mxfp4_specs(const TemplateParams& params = {});
 std::vector<KernelSpec> attention_fwd_specs();
 std::vector<KernelSpec> attention_bwd_specs();
 std::vector<KernelSpec> micro_specs();

@@ -17,7 +17,15 @@ struct MxGemmVariant {
   int atom = 16;  // the MFMA's R x R output tile: 16 (16x16x128) or 32 (32x32x64)
 };
 
-KernelSpec mx_gemm_spec(const MxGemmVariant& v);
+// The template's parameters (mx_gemm_tile.hpp: TILE_M, TILE_N, WAVES_M,
+// WAVES_N; the suite's build 128 x 128 over 2 x 2 waves), refused by the
+// rules its static_asserts state (std::invalid_argument naming `kernel`).
+struct MxTile {
+  long long tile_m = 128, tile_n = 128, waves_m = 2, waves_n = 2;
+};
+MxTile mx_tile(const std::string& kernel, const TemplateParams& params, int bits);
+
+KernelSpec mx_gemm_spec(const MxGemmVariant& v, const MxTile& t = {});
 
 // `v` with the 32x32x64 MFMA atom: named <name>_32x32, with the swizzle its
 // 32-row operand reads need and the atom's MFMA and operand values in words.

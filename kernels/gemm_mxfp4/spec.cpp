@@ -5,7 +5,8 @@
 
 namespace tilelab::kernels {
 
-std::vector<KernelSpec> gemm_mxfp4_specs() {
+std::vector<KernelSpec> gemm_mxfp4_specs(const TemplateParams& params) {
+  const MxTile tile = mx_tile("gemm_mxfp4", params, 4);
   // Sw<2,4,3>: conflict-free on both sides (tilelab swizzle --arch gfx950
   // --tile 128,64 --elem-bytes 1 --write-tv '(64,4):(4,1)' '(1,16)'
   // --write-inst ds_write_b128 --read-tv '(16,4):(1,16)' '(1,16)' --read-inst ds_read_b128).
@@ -19,7 +20,7 @@ std::vector<KernelSpec> gemm_mxfp4_specs() {
       v16, Swizzle(2, 4, 4), "MXFP4 GEMM with the 32x32x64 MFMA atom: E2M1 pairs, E8M0 scales per 32 K (OPSEL), bf16 out",
       "v_mfma_scale_f32_32x32x64_f8f6f4 (E2M1 x E2M1: cbsz = blgp = 4, OPSEL 0 and 2)",
       "row l%32, k 64kk+32g..+31 = bytes 32kk+16g..+15 for MFMA kk = 0, 1");
-  return {mx_gemm_spec(v16), mx_gemm_spec(v32)};
+  return {mx_gemm_spec(v16, tile), mx_gemm_spec(v32, tile)};
 }
 
 }  // namespace tilelab::kernels

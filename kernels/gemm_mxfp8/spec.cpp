@@ -3,7 +3,8 @@
 
 namespace tilelab::kernels {
 
-std::vector<KernelSpec> gemm_mxfp8_specs() {
+std::vector<KernelSpec> gemm_mxfp8_specs(const TemplateParams& params) {
+  const MxTile tile = mx_tile("gemm_mxfp8", params, 8);
   // Byte for byte gemm_bf16's tile: Sw<3,4,3> on 1-byte elements is its
   // Sw<3,3,3> on 2-byte ones (16-byte chunk c of row r at c ^ (r % 8)).
   const MxGemmVariant v16{"gemm_mxfp8", "gemm_mxfp8/gemm_mxfp8.hip",
@@ -17,7 +18,7 @@ std::vector<KernelSpec> gemm_mxfp8_specs() {
       v16, Swizzle(3, 4, 4), "MXFP8 GEMM with the 32x32x64 MFMA atom: E4M3 operands, E8M0 scales per 32 K (OPSEL), bf16 out",
       "v_mfma_scale_f32_32x32x64_f8f6f4 (E4M3 x E4M3, E8M0 scales, OPSEL 0 and 2)",
       "row l%32, k 64kk+16g..+15 and 64kk+32+16g..+15 for MFMA kk = 0, 1");
-  return {mx_gemm_spec(v16), mx_gemm_spec(v32)};
+  return {mx_gemm_spec(v16, tile), mx_gemm_spec(v32, tile)};
 }
 
 }  // namespace tilelab::kernels

@@ -534,7 +534,9 @@ TEST(DesignCheck, CodeObjectDisagreementIsAProblem) {
 // every field the check reads, and the check's whole report, are the same.
 TEST(VariantSpec, NoParametersIsTheSuitesBuild) {
   for (const std::string name : {"gfx950", "gfx942"})
-    for (const std::string kernel : {"gemm_bf16", "attention_fwd_d64", "attention_fwd_d128"}) {
+    for (const std::string kernel : {"gemm_bf16", "attention_fwd_d64", "attention_fwd_d128", "gemm_mxfp4",
+                                     "gemm_mxfp4_32x32", "gemm_mxfp8", "gemm_mxfp8_32x32"}) {
+      if (kernel.starts_with("gemm_mx") && name == "gfx942") continue;
       const arch::Arch a = arch::load_arch(name);
       const KernelSpec& built = find_spec(kernel);
       const KernelSpec variant = variant_spec(kernel, {});
@@ -589,6 +591,25 @@ TEST(VariantSpec, TilesWavesAndLdsFollowTheParameters) {
   EXPECT_EQ(c.bound->work.mfma_per_workgroup, 320);
 }
 
+// The MX template: MXFP8 256 x 128 over 8 waves (2 x 4): 512 threads; two
+// stages of 256 and 128 rows of 128 bytes = 98304 bytes of LDS (the
+// compiled variant's, tilelab compile); each wave owns 128 x 32 of C = 8 x 2
+// tiles of 16 (one MFMA per K step each) or 4 x 1 of 32 (two each).
+TEST(VariantSpec, MxTilesFollowTheParameters) {
+  const arch::Arch a = arch::load_arch("gfx950");
+  const TemplateParams p{{"TILE_M", 256}, {"TILE_N", 128}, {"WAVES_M", 2}, {"WAVES_N", 4}};
+  const KernelSpec s16 = variant_spec("gemm_mxfp8", p), s32 = variant_spec("gemm_mxfp8_32x32", p);
+  EXPECT_EQ(s16.threads_per_block, 512);
+  EXPECT_EQ(s16.lds_bytes(), 98304);
+  EXPECT_EQ(s16.shape_violations({256, 256, 128}), "");
+  EXPECT_EQ(s16.shape_violations({128, 256, 128}), "gemm_mxfp8 needs M % 256 == 0");
+  const std::vector<long long> one_step{256, 128, 128};
+  EXPECT_EQ(design_check(s16, a, std::nullopt, one_step).bound->work.mfma_per_workgroup, 8 * 8 * 2);
+  EXPECT_EQ(design_check(s32, a, std::nullopt, one_step).bound->work.mfma_per_workgroup, 8 * 4 * 1 * 2);
+  EXPECT_EQ(design_check(s16, a).conflict_cycles, 0);
+  EXPECT_EQ(variant_spec("gemm_mxfp4", p).lds_bytes(), 49152);  // 64-byte rows
+}
+
 TEST(VariantSpec, RefusesWhatTheTemplateRefuses) {
   auto message = [](const std::string& kernel, const TemplateParams& p) {
     try {
@@ -610,4 +631,8 @@ TEST(VariantSpec, RefusesWhatTheTemplateRefuses) {
   EXPECT_EQ(message("gemm_f16", {}).substr(0, 27), "no kernel named 'gemm_f16' ");
   EXPECT_TRUE(has_variant_spec("gemm_bf16"));
   EXPECT_FALSE(has_variant_spec("attention_fwd_d256"));
+  EXPECT_EQ(message("gemm_mxfp4", {{"TILE_M", 32}, {"TILE_N", 128}, {"WAVES_M", 1}, {"WAVES_N", 4}}),
+            "gemm_mxfp4: the threads must move the A and B tiles in whole 16-byte chunks");
+  EXPECT_EQ(message("gemm_mxfp8_32x32", {{"WAVES_M", 8}}),
+            "gemm_mxfp8: each wave's piece of C must be whole 32x32 pieces (both atoms fit)");
 }

@@ -193,8 +193,9 @@ int run_check(const std::vector<std::string>& args) {
       "--dynamic-lds BYTES: the LDS the launch adds to the kernel's own (Triton and\n"
       "hipcc kernels declare 0 and get theirs at launch); occupancy counts both.\n"
       "--params NAME=V,... checks a variant of a template (gemm_bf16: TILE_M, TILE_N,\n"
-      "WAVES_M, WAVES_N, SWIZZLE; attention_fwd_d64/_d128: TILE_Q, TILE_KV, PINGPONG,\n"
-      "SETPRIO): the spec for those parameters against the variant compiled into the\n"
+      "WAVES_M, WAVES_N, SWIZZLE; gemm_mxfp4, gemm_mxfp8 and their _32x32 kernels:\n"
+      "TILE_M, TILE_N, WAVES_M, WAVES_N; attention_fwd_d64/_d128: TILE_Q, TILE_KV,\n"
+      "PINGPONG, SETPRIO): the spec for those parameters against the variant compiled into the\n"
       "kernel cache (as `tilelab compile SOURCE --params` compiles it).\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
   po::options_description opts;
