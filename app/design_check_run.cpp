@@ -25,7 +25,10 @@ std::optional<kernels::CompiledFacts> compiled_facts(const kernels::KernelSpec& 
   }
   auto it = read.find(file);
   if (it == read.end()) it = read.emplace(file, isa::read_code_object(file)).first;
-  const isa::Kernel& k = it->second.kernel(spec.name);
+  return facts_of(it->second.kernel(spec.name));
+}
+
+kernels::CompiledFacts facts_of(const isa::Kernel& k) {
   return kernels::CompiledFacts{k.vgpr_count, k.agpr_count, k.sgpr_count, k.group_segment_fixed_size,
                                 k.private_segment_fixed_size, k.max_flat_workgroup_size};
 }

@@ -41,6 +41,9 @@ VariantDesign check_variant(const std::string& kernel, const arch::Arch& a, cons
 // occupancy are costs the timing sees, not reasons.
 std::string variant_refusal(const kernels::DesignReport& r);
 
+// What the design check reads of a compiled kernel: registers, LDS, scratch, workgroup size.
+kernels::CompiledFacts facts_of(const isa::Kernel& k);
+
 // `check --json` and Python's `check`: kernel, arch, clean, LDS, every
 // access's cost, the compiled facts and occupancy (when known), the
 // per-iteration and whole-chip bounds, the problems.

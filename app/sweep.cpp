@@ -129,8 +129,7 @@ std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, 
     if (it == shape.end()) throw std::invalid_argument("the problem gives no " + d + " for " + kernel + "'s design check");
     dims.push_back(it->second);
   }
-  std::map<std::string, isa::CodeObject> read{{loaded.path, *loaded.co}};
-  const kernels::DesignReport r = kernels::design_check(spec, *loaded.arch, compiled_facts(spec, loaded.arch->name, "", loaded.path, read), dims);
+  const kernels::DesignReport r = kernels::design_check(spec, *loaded.arch, facts_of(loaded.co->kernel(kernel)), dims);
   if (const std::string why = variant_refusal(r); !why.empty()) throw std::invalid_argument(why);
   Json j = {{"clean", r.problems.empty()}, {"lds_bytes", r.lds_bytes}, {"conflict_cycles", r.conflict_cycles},
             {"problems", r.problems}};
@@ -139,9 +138,6 @@ std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, 
   return j;
 }
 
-// One point: the candidate's code object and template at the problem's
-// shape (the candidate's own names win); a template variant's design check
-// (point_design), then timed; stored as run `id`.
 // What the store keeps of a point: the family, the point and the
 // candidate's parameters (what `tilelab tune export` reads back).
 Json point_config(const std::string& sweep, const SweepCandidate& c, const ProblemShape& problem) {
