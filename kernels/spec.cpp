@@ -1,6 +1,8 @@
 #include "kernels/spec.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <stdexcept>
 
 #include "layouts/layout.hpp"
@@ -84,8 +86,10 @@ const KernelSpec& find_spec(const std::string& name) {
 }
 
 namespace {
-const std::vector<std::string> kTemplates = {"gemm_bf16",          "gemm_mxfp4",        "gemm_mxfp4_32x32", "gemm_mxfp8",
-                                             "gemm_mxfp8_32x32",   "attention_fwd_d64", "attention_fwd_d128"};
+// (No allocation before main: a failed one there could not be reported.)
+constexpr std::array<std::string_view, 7> kTemplates = {"gemm_bf16",        "gemm_mxfp4",        "gemm_mxfp4_32x32",
+                                                        "gemm_mxfp8",       "gemm_mxfp8_32x32",  "attention_fwd_d64",
+                                                        "attention_fwd_d128"};
 
 KernelSpec named(std::vector<KernelSpec> specs, const std::string& kernel) {
   for (KernelSpec& s : specs)
@@ -102,7 +106,7 @@ KernelSpec variant_spec(const std::string& kernel, const TemplateParams& params)
   if (!has_variant_spec(kernel)) {
     find_spec(kernel);  // an unknown name says which there are
     std::string list;
-    for (const std::string& t : kTemplates) list += (list.empty() ? "" : ", ") + t;
+    for (const std::string_view t : kTemplates) list += (list.empty() ? "" : ", ") + std::string(t);
     throw std::invalid_argument(kernel + " is not a template (templates with a spec per variant: " + list + ")");
   }
   if (kernel == "gemm_bf16") return gemm_bf16_spec(params);
