@@ -88,6 +88,12 @@ void record_timing(const std::string& file, const std::string& id, const TimedRu
     s.stall = static_cast<std::int64_t>(p.stall);
     s.idle = static_cast<std::int64_t>(p.idle);
     w.add_pc_stat(s);
+    if (i < t.source.size() && !t.source[i].empty()) {  // its source line, when the code object has a line table
+      traces::PcSourceRecord src{};
+      src.pc = s.pc;
+      traces::set_text(src.source, t.source[i]);
+      w.add_pc_source(src);
+    }
   }
   // The chip's counters over time, per simulated XCD (empty windows are kept: a gap is traffic 0).
   for (std::size_t x = 0; x < r.xcd_windows.size(); ++x)

@@ -289,9 +289,12 @@ std::vector<ListingRow> stored_listing(const Reader& r, const std::string& id) {
         if (e[i].stall > 0) stalled[e[i].pc][e[i].stall_reason] += e[i].stall;
     });
   const std::vector<std::string> reasons = r.stall_reason_names(id);
+  std::unordered_map<std::uint32_t, std::string> source;
+  for (const PcSourceRecord& p : r.pc_sources(id)) source[p.pc] = std::string(p.source, strnlen(p.source, sizeof p.source));
   std::vector<ListingRow> rows;
   for (const PcStatRecord& s : stats) {
-    ListingRow row{s, ""};
+    ListingRow row{s, "", ""};
+    if (const auto it = source.find(s.pc); it != source.end()) row.source = it->second;
     if (const auto it = stalled.find(s.pc); it != stalled.end()) {
       const auto most = std::max_element(it->second.begin(), it->second.end(),
                                          [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -306,15 +309,23 @@ void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::o
   o << v.info.id << ": " << rows.size() << " instructions in program order (the thread trace's per-pc columns, in "
     << v.info.time_unit << ")\n";
   using Align = TextTable::Align;
-  TextTable t({{"pc", Align::left}, {"instruction", Align::left}, {"hits"}, {"latency"}, {"mean"}, {"stall"}, {"idle"},
-               {"waits most on", Align::left}});
+  const bool sources = std::any_of(rows.begin(), rows.end(), [](const ListingRow& r) { return !r.source.empty(); });
+  std::vector<TextTable::Column> columns = {{"pc", Align::left}, {"instruction", Align::left}, {"hits"}, {"latency"},
+                                            {"mean"}, {"stall"}, {"idle"}, {"waits most on", Align::left}};
+  if (sources) columns.push_back({"source", Align::left});  // where the line changes, as a source view marks it
+  TextTable t(columns);
+  std::string last;
   for (const ListingRow& row : rows) {
     char pc[16], mean[32];
     std::snprintf(pc, sizeof pc, "0x%06x", row.stat.pc);
     std::snprintf(mean, sizeof mean, "%.1f", row.stat.hits ? static_cast<double>(row.stat.latency) / row.stat.hits : 0.0);
-    t.add_row({pc, std::string(row.stat.instruction, strnlen(row.stat.instruction, sizeof row.stat.instruction)).substr(0, 48),
-               std::to_string(row.stat.hits), std::to_string(row.stat.latency), mean, std::to_string(row.stat.stall),
-               std::to_string(row.stat.idle), row.waits_on});
+    std::vector<std::string> cells = {
+        pc, std::string(row.stat.instruction, strnlen(row.stat.instruction, sizeof row.stat.instruction)).substr(0, 48),
+        std::to_string(row.stat.hits), std::to_string(row.stat.latency), mean, std::to_string(row.stat.stall),
+        std::to_string(row.stat.idle), row.waits_on};
+    if (sources) cells.push_back(row.source == last ? "" : row.source);
+    if (!row.source.empty()) last = row.source;
+    t.add_row(cells);
   }
   t.print(o);
 }

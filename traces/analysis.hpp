@@ -44,6 +44,7 @@ struct PcRow {
 struct ListingRow {
   PcStatRecord stat{};
   std::string waits_on;
+  std::string source;  // "file:line" from the run's pc_sources; "" when it has none for this pc
 };
 // A simulated run or an imported thread trace alike; empty when the run has
 // no pc_stats (a design check, a hardware run without a thread trace).

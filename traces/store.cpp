@@ -88,6 +88,13 @@ h5::CompoundType pc_stat_type() {
   return t;
 }
 
+h5::CompoundType pc_source_type() {
+  h5::CompoundType t(sizeof(PcSourceRecord));
+  t.field("pc", offsetof(PcSourceRecord, pc), H5T_NATIVE_UINT32)
+      .text("source", offsetof(PcSourceRecord, source), sizeof(PcSourceRecord::source));
+  return t;
+}
+
 h5::CompoundType xcd_counter_type() {
   h5::CompoundType t(sizeof(XcdCounterRecord));
   t.field("xcd", offsetof(XcdCounterRecord, xcd), H5T_NATIVE_UINT16)
@@ -489,10 +496,10 @@ struct RunWriter::Impl {
   h5::File h5file;
   h5::Group run, results;
   std::unique_ptr<h5::TableWriter> reps, waves, events, segments, lds, counters, pc_stats;
-  std::unique_ptr<h5::TableWriter> xcd_counters;  // created by the first row
+  std::unique_ptr<h5::TableWriter> xcd_counters, pc_sources;  // created by their first row
   h5::CompoundType rep_t = repetition_type(), wave_t = wave_type(), event_t = event_type(),
                    segment_t = segment_type(), lds_t = lds_type(), counter_t = counter_type(),
-                   pc_stat_t = pc_stat_type(), xcd_counter_t = xcd_counter_type();
+                   pc_stat_t = pc_stat_type(), xcd_counter_t = xcd_counter_type(), pc_source_t = pc_source_type();
   std::map<std::uint32_t, std::vector<EventRecord>> pending;  // by wave: flushed in wave order (deterministic)
   std::size_t pending_events = 0;
   std::vector<std::string> opcodes, classes, stall_reasons{"none"};
@@ -611,6 +618,13 @@ void RunWriter::add_event(const EventRecord& e) {
 
 void RunWriter::add_lds(const LdsRecord& l) { impl_->lds->append(&l, 1); }
 void RunWriter::add_pc_stat(const PcStatRecord& s) { impl_->pc_stats->append(&s, 1); }
+void RunWriter::add_pc_source(const PcSourceRecord& r) {
+  if (!impl_->pc_sources)
+    impl_->pc_sources = std::make_unique<h5::TableWriter>(impl_->run, "pc_sources", impl_->pc_source_t,
+                                                          sizeof(PcSourceRecord), 1024);
+  impl_->pc_sources->append(&r, 1);
+}
+
 void RunWriter::add_xcd_counter(const XcdCounterRecord& c) {
   if (!impl_->xcd_counters)
     impl_->xcd_counters = std::make_unique<h5::TableWriter>(impl_->run, "xcd_counters", impl_->xcd_counter_t,
@@ -643,6 +657,7 @@ void RunWriter::finish() {
                                m.counters.get(), m.pc_stats.get()})
       t->flush();
     if (m.xcd_counters) m.xcd_counters->flush();
+    if (m.pc_sources) m.pc_sources->flush();
     m.run.write_strings("opcode_names", m.opcodes);
     m.run.write_strings("class_names", m.classes);
     m.run.write_strings("stall_reason_names", m.stall_reasons);
@@ -906,6 +921,14 @@ std::vector<XcdCounterRecord> Reader::xcd_counters(const std::string& id) const 
     h5::Group g = impl_->run(id);
     return g.has("xcd_counters") ? whole_table<XcdCounterRecord>(g, "xcd_counters", xcd_counter_type())
                                  : std::vector<XcdCounterRecord>{};
+  });
+}
+
+std::vector<PcSourceRecord> Reader::pc_sources(const std::string& id) const {
+  return guarded(impl_->file, [&] {
+    h5::Group g = impl_->run(id);
+    return g.has("pc_sources") ? whole_table<PcSourceRecord>(g, "pc_sources", pc_source_type())
+                               : std::vector<PcSourceRecord>{};
   });
 }
 

@@ -112,6 +112,14 @@ struct PcStatRecord {
   std::int64_t idle;       // sum of gaps before the instruction's first attempt
 };
 
+// Where one instruction came from: its source line from the code object's
+// DWARF line table (traces/SCHEMA.md `pc_sources`; runs whose code object
+// has one).
+struct PcSourceRecord {
+  std::uint32_t pc;
+  char source[96];  // "file:line", the file from the source root
+};
+
 // One XCD's traffic over one window of a cycle-model run (the chip's
 // counters over time; traces/SCHEMA.md `xcd_counters`).
 struct XcdCounterRecord {
@@ -180,6 +188,7 @@ class RunWriter {
   void add_counter(const std::string& name, double value);
   void add_pc_stat(const PcStatRecord& s);
   void add_xcd_counter(const XcdCounterRecord& c);  // the table is written only for runs that have rows
+  void add_pc_source(const PcSourceRecord& s);      // likewise
   // Names behind the small integer ids of events.
   void set_opcode_names(const std::vector<std::string>& names);
   void set_class_names(const std::vector<std::string>& names);
@@ -237,6 +246,7 @@ class Reader {
   std::map<std::string, double> counters(const std::string& id) const;
   std::vector<PcStatRecord> pc_stats(const std::string& id) const;  // empty for runs without the table
   std::vector<XcdCounterRecord> xcd_counters(const std::string& id) const;  // likewise
+  std::vector<PcSourceRecord> pc_sources(const std::string& id) const;      // likewise
   std::vector<std::string> opcode_names(const std::string& id) const;
   std::vector<std::string> class_names(const std::string& id) const;
   std::vector<std::string> stall_reason_names(const std::string& id) const;

@@ -116,6 +116,12 @@ listing=$out
 run disasm "$code_objects/gfx950/gemm_bf16.hsaco" --source --no-colour
 contains "disasm --source" "        ; kernels/common/tilelab_hip.hpp:$barrier_line
     $(printf '%s\n' "$listing" | grep -E 'BARRIER .* s_barrier' | head -1 | sed -E 's/^ +0x([0-9a-f]+).*/\1/')  BARRIER" "$out"
+# The stored run keeps each executed instruction's source line (pc_sources):
+# runs show --listing prints them as sim --listing does.
+run sim gemm_bf16 --timing --shape 256,128,128 --quiet --out "$tmp/listing.h5"
+run runs show "$tmp/listing.h5" timing-gemm_bf16-gfx950 --listing
+contains "a stored run's listing: the source column" "waits most on    source" "$out"
+contains "a stored run's listing: the barrier's source line" "kernels/common/tilelab_hip.hpp:$barrier_line" "$out"
 out=$listing
 check "timing listing has every instruction" "yes" "$(
   listed=$(printf '%s\n' "$out" | sed -n '/listing (program order/,$p' | grep -c '^    0x')

@@ -857,13 +857,14 @@ PYBIND11_MODULE(_tilelab, m) {
       d["stall"] = row.stat.stall;
       d["idle"] = row.stat.idle;
       d["waits_on"] = row.waits_on;
+      d["source"] = row.source.empty() ? py::object(py::none()) : py::object(py::str(row.source));
       rows.append(d);
     }
     return rows;
   }, py::arg("store"), py::arg("run"),
      "`tilelab runs show STORE RUN --listing`: the run's instructions in program order, one dict each (pc, "
      "instruction, hits, latency, stall, idle in the run's time unit, waits_on: the stall reason that cost most "
-     "there), for a simulated run or an imported thread trace alike; [] when the run has no per-pc statistics.");
+     "there, source: 'file:line' from the code object's line table or None), for a simulated run or an imported thread trace alike; [] when the run has no per-pc statistics.");
   m.def("like", [](const std::string& store, const std::string& run, const py::object& shape) {
     const app::LikeDispatch l = app::resolve_like(
         traces::Reader(store).run(run),
