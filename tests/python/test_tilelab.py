@@ -431,6 +431,11 @@ def test_import_compare_and_export_without_the_cli(tmp_path):
         [(0x1000, 2, 24, 8, 0, "stall"), (0x1008, 2, 20, 4, 18, "stall"), (0x1010, 2, 8, 0, 28, "")]
     model_listing = t.listing(store, "model")
     assert [r["pc"] for r in model_listing] == sorted(r["pc"] for r in model_listing) and model_listing[-1]["instruction"] == "s_endpgm"
+    # Source lines: the simulated run keeps its code object's (its MFMAs come from gemm_tile.hpp's
+    # inlined call of the MFMA builtin in tilelab_hip.hpp); an imported thread trace has none.
+    assert all(r["source"] is None for r in listing)
+    mfma = [r["source"] for r in model_listing if r["instruction"].startswith("v_mfma")]
+    assert mfma and all(s.startswith("kernels/common/tilelab_hip.hpp:") for s in mfma)
     st = t.export_perfetto(store, ["rocprof-10", "model"], str(tmp_path / "both.json"))
     assert st["events"] == 6 + len(t.load_run(store, "model")["events"]) and st["group"] == 1
     with pytest.raises(ValueError, match="by takes class, pc or wave"):
