@@ -88,7 +88,6 @@ SweepCandidate candidate_of(const std::string& file, const toml::node& n) {
 // A candidate's code object (read, or assembled and linked, once for all its
 // points) and its arch, or why it cannot be read.
 struct Loaded {
-  std::string path;
   std::optional<isa::CodeObject> co;
   std::optional<arch::Arch> arch;
   std::string error;
@@ -97,8 +96,9 @@ struct Loaded {
 Loaded load(const SweepCandidate& c) {
   Loaded l;
   try {
-    l.path = c.kernel_template.empty() ? c.code_object : compile_variant(c.kernel_template, c.arch, c.params).code_object;
-    l.co = isa::read_code_object(l.path);
+    const std::string path =
+        c.kernel_template.empty() ? c.code_object : compile_variant(c.kernel_template, c.arch, c.params).code_object;
+    l.co = isa::read_code_object(path);
     l.arch = arch::load_arch(l.co->arch);
   } catch (const std::exception& e) {
     l.error = error_text(e);

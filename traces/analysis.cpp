@@ -305,6 +305,12 @@ std::vector<ListingRow> stored_listing(const Reader& r, const std::string& id) {
   return rows;
 }
 
+std::string source_cell(const std::string& source, std::string& last) {
+  if (source.empty() || source == last) return "";
+  last = source;
+  return source;
+}
+
 void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::ostream& o) {
   o << v.info.id << ": " << rows.size() << " instructions in program order (the thread trace's per-pc columns, in "
     << v.info.time_unit << ")\n";
@@ -314,7 +320,7 @@ void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::o
                                             {"mean"}, {"stall"}, {"idle"}, {"waits most on", Align::left}};
   if (sources) columns.push_back({"source", Align::left});  // where the line changes, as a source view marks it
   TextTable t(columns);
-  std::string last;
+  std::string last_source;
   for (const ListingRow& row : rows) {
     char pc[16], mean[32];
     std::snprintf(pc, sizeof pc, "0x%06x", row.stat.pc);
@@ -323,8 +329,7 @@ void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::o
         pc, std::string(row.stat.instruction, strnlen(row.stat.instruction, sizeof row.stat.instruction)).substr(0, 48),
         std::to_string(row.stat.hits), std::to_string(row.stat.latency), mean, std::to_string(row.stat.stall),
         std::to_string(row.stat.idle), row.waits_on};
-    if (sources) cells.push_back(row.source == last ? "" : row.source);
-    if (!row.source.empty()) last = row.source;
+    if (sources) cells.push_back(source_cell(row.source, last_source));
     t.add_row(cells);
   }
   t.print(o);

@@ -49,6 +49,9 @@ struct ListingRow {
 // A simulated run or an imported thread trace alike; empty when the run has
 // no pc_stats (a design check, a hardware run without a thread trace).
 std::vector<ListingRow> stored_listing(const Reader& r, const std::string& id);
+// A listing's source cell, as a source view marks a new line: `source` where
+// it differs from the last one shown (`last`, which it updates), else "".
+std::string source_cell(const std::string& source, std::string& last);
 void print_listing(const RunView& v, const std::vector<ListingRow>& rows, std::ostream& out);
 
 struct Comparison {

@@ -50,6 +50,14 @@ std::optional<ScheduledEnd> scheduled_end(const std::vector<TimedGroup>& retired
                                           const std::vector<ResidentGroup>& resident,
                                           const std::vector<WorkQueue>& queues, const std::vector<int>& queue_of,
                                           int per_cu, std::uint64_t timed_from, std::uint64_t now) {
+  // The workgroups left: those on a CU and those queued for a simulated CU
+  // (a sampled run's other XCDs do not run).
+  std::vector<bool> taken(queues.size(), false);
+  for (const int q : queue_of) taken[static_cast<std::size_t>(q)] = true;
+  std::vector<GroupId> left;
+  for (const ResidentGroup& g : resident) left.push_back(g.id);
+  for (std::size_t qi = 0; qi < queues.size(); ++qi)
+    if (taken[qi]) left.insert(left.end(), queues[qi].items.begin() + static_cast<std::ptrdiff_t>(queues[qi].next), queues[qi].items.end());
   for (int axis = 0; axis < 3; ++axis) {
     const std::map<std::uint32_t, Kind> kinds = kinds_by(axis, retired, timed_from);
     if (kinds.empty()) continue;
@@ -57,24 +65,15 @@ std::optional<ScheduledEnd> scheduled_end(const std::vector<TimedGroup>& retired
       const auto it = kinds.find(id[static_cast<std::size_t>(axis)]);
       return it != kinds.end() && it->second.timed ? &it->second : nullptr;
     };
-    std::vector<bool> taken(queues.size(), false);  // queues a simulated CU takes from
-    for (const int q : queue_of) taken[static_cast<std::size_t>(q)] = true;
-    bool known = true;
-    for (const ResidentGroup& g : resident) known = known && kind_of(g.id);
-    for (std::size_t qi = 0; qi < queues.size(); ++qi)
-      for (std::size_t i = queues[qi].next; known && taken[qi] && i < queues[qi].items.size(); ++i)
-        known = kind_of(queues[qi].items[i]);
+    bool known = std::all_of(left.begin(), left.end(), [&](const GroupId& id) { return kind_of(id) != nullptr; });
     // The pattern must have been seen across the grid: every other coordinate
     // that varies among the workgroups left varies among the retired ones too
     // (a grid whose first rounds all share one y says nothing about the next y).
-    for (int other = 0; known && other < 3; ++other) {
-      if (other == axis) continue;
-      const auto o = static_cast<std::size_t>(other);
+    for (std::size_t o = 0; known && o < 3; ++o) {
+      if (o == static_cast<std::size_t>(axis)) continue;
       std::uint32_t lo = ~0u, hi = 0;
       for (const TimedGroup& g : retired) lo = std::min(lo, g.id[o]), hi = std::max(hi, g.id[o]);
-      for (std::size_t qi = 0; qi < queues.size(); ++qi)
-        for (std::size_t i = queues[qi].next; known && taken[qi] && i < queues[qi].items.size(); ++i)
-          known = lo < hi || queues[qi].items[i][o] == lo;
+      known = lo < hi || std::all_of(left.begin(), left.end(), [&](const GroupId& id) { return id[o] == lo; });
     }
     if (!known) continue;
 
@@ -97,7 +96,7 @@ std::optional<ScheduledEnd> scheduled_end(const std::vector<TimedGroup>& retired
       for (int slot = used[cu]; slot < per_cu; ++slot)
         free[static_cast<std::size_t>(queue_of[cu])].push({now, static_cast<int>(cu), slot});
     for (std::size_t qi = 0; qi < queues.size(); ++qi) {
-      if (free[qi].empty()) continue;  // no simulated CU takes from it (a sampled run's other XCDs)
+      if (!taken[qi]) continue;
       const WorkQueue& q = queues[qi];
       for (std::size_t i = q.next; i < q.items.size(); ++i) {
         const Kind& k = *kind_of(q.items[i]);

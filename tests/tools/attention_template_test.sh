@@ -77,7 +77,9 @@ contains "check a variant: its waves" "waves: 4 waves x 16 query rows" "$out"
 contains "check a variant: its LDS (2 stages of K and Vt, 64 x 128 bf16 each)" "LDS: 65536 of 163840 bytes" "$out"
 contains "check a variant: the compiled variant agrees" "attention_fwd_d128 on gfx950: clean" "$out"
 # Each KV tile has its own Vt swizzle (the 64-key one conflicts 2-way at 32
-# and 128 keys): every variant's Vt accesses are conflict-free.
+# and 128 keys): every variant's Vt accesses are conflict-free.  By hand: a
+# Vt stage is 128 x KV bf16 = 256 KV bytes, a ds_read_b64 wave instruction
+# reads 512 of them: KV/2 instructions, of 2 passes each without conflicts.
 for kv in 32 128; do
   run check attention_fwd_d128 --params TILE_KV=$kv
   check "check TILE_KV=$kv exit" 0 "$rc"

@@ -243,8 +243,7 @@ int run_check(const std::vector<std::string>& args) {
     std::optional<app::VariantDesign> variant;  // --params: the variant's spec and its compiled code object
     if (vm.count("params")) {
       const auto params = app::parse_named_shape(vm["params"].as<std::string>());
-      variant = app::check_variant(vm["target"].as<std::string>(), a, params, shape);
-      specs.push_back(&variant->spec);
+      variant = app::check_variant(vm["target"].as<std::string>(), a, params, shape);  // checked against its own code object
       reports.emplace_back(&variant->spec, variant->report);
       if (!vm.count("json")) std::cout << "variant " << vm["params"].as<std::string>() << ": " << variant->code_object << "\n";
     } else if (vm.count("target")) {
@@ -255,7 +254,6 @@ int run_check(const std::vector<std::string>& args) {
     }
     std::map<std::string, isa::CodeObject> read;
     for (const auto* s : specs) {
-      if (variant) break;
       const auto compiled = app::compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), "", read);
       reports.emplace_back(s, kernels::design_check(*s, a, compiled, shape));  // refuses a spec not for this arch
     }
@@ -274,7 +272,7 @@ int run_check(const std::vector<std::string>& args) {
       if (const std::string store = store_file(vm); !store.empty()) record(store, vm["run-id"].as<std::string>(), *s, r);
     }
     if (!vm.count("json"))
-      std::cout << specs.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
+      std::cout << reports.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
     return with_problems ? kFailed : kOk;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("check", error_text(e));

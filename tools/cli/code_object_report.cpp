@@ -2,6 +2,8 @@
 #include "app/error_text.hpp"
 #include "tools/cli/code_object_report.hpp"
 
+#include "traces/analysis.hpp"
+
 #include <algorithm>
 
 #include <array>
@@ -97,8 +99,8 @@ void print_listing(std::ostream& out, const isa::Program& p, bool colour, const 
     const auto& inst = p.instructions[i];
     for (std::size_t l = 0; l < p.loops.size(); ++l)
       if (p.loops[l].head == i) out << "        loop " << l + 1 << ":\n";
-    if (i < source.size() && !source[i].empty() && source[i] != last_source) out << "        ; " << source[i] << "\n";
-    if (i < source.size() && !source[i].empty()) last_source = source[i];
+    if (const std::string cell = traces::source_cell(i < source.size() ? source[i] : "", last_source); !cell.empty())
+      out << "        ; " << cell << "\n";
     std::string bars;
     for (const auto& loop : p.loops)
       if (loop.head <= i && i <= loop.latch) bars += "|";

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/run_json.hpp"
+#include "traces/analysis.hpp"
 #include "traces/text_table.hpp"
 
 namespace tilelab::cli {
@@ -159,12 +160,11 @@ void print_timing_listing(const TimedRun& t) {
     const isa::Instruction& in = p.instructions[row.index];
     const timing::PcStats& s = row.stats;
     const char* mark = in.cls == isa::InstClass::MFMA ? "M " : in.cls == isa::InstClass::LDS || in.cls == isa::InstClass::LDS_DMA ? "L " : "";
-    // The source line where it changes (as a source view marks a new line).
-    const std::string& source = row.index < t.source.size() ? t.source[row.index] : last_source;
+    const std::string source = row.index < t.source.size() ? t.source[row.index] : "";
     rows.add_row({app::pc_hex(in.pc), isa::class_name(in.cls), row.loop_depth ? std::string(static_cast<std::size_t>(row.loop_depth), '|') : "-",
                   std::to_string(s.hits), std::to_string(s.latency), std::to_string(s.stall), std::to_string(s.idle),
-                  s.stall ? timing::reason_name(row.waits_most_on) : "-", mark + in.text, source == last_source ? "" : source});
-    last_source = source;
+                  s.stall ? timing::reason_name(row.waits_most_on) : "-", mark + in.text,
+                  traces::source_cell(source, last_source)});
   }
   std::printf("\n  listing (program order, M MFMA, L LDS; the per-pc columns summed over the simulated waves%s; "
               "waits at a barrier on the s_barrier; the source line where it changes%s):\n",
