@@ -8,38 +8,23 @@
 
 namespace tilelab::kernels {
 
+// The suite's folders (kernels/suite.cmake), each defining its hosts.
+#define TILELAB_SUITE_FOLDER(folder) std::vector<HostEntry> folder##_suite_hosts();
+#include "generated/suite_folders.inc"
+#undef TILELAB_SUITE_FOLDER
+
 namespace {
-struct Entry {
-  const char* name;
-  Host host;
-};
-const Entry kHosts[] = {
-    {"rmsnorm_bf16", rmsnorm_host},
-    {"gemm_bf16", gemm_bf16_host},
-    {"topk_f32", topk_f32_host},
-    {"topk_bf16", topk_bf16_host},
-    {"grouped_gemm_bf16", grouped_gemm_bf16_host},
-    {"gemm_mxfp8", gemm_mxfp8_host},
-    {"gemm_mxfp4", gemm_mxfp4_host},
-    {"gemm_mxfp8_32x32", gemm_mxfp8_host},  // the same arguments and reference, the 32x32x64 MFMA atom
-    {"gemm_mxfp4_32x32", gemm_mxfp4_host},
-    {"attention_fwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 64); }},
-    {"attention_fwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 128); }},
-    {"attention_fwd_d256", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 256); }},
-    {"attention_bwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
-    {"attention_bwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
-    {"attention_bwd_tr_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
-    {"attention_bwd_tr_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
-    {"attention_bwd_prep_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 64); }},
-    {"attention_bwd_prep_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 128); }},
-#define TILELAB_MICRO(name) \
-  {#name, [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return micro_host(#name, d, s, seed); }}
-    TILELAB_MICRO(lds_read_b32), TILELAB_MICRO(lds_read_b64), TILELAB_MICRO(lds_read_b128), TILELAB_MICRO(lds_read_b64_tr_b16),
-    TILELAB_MICRO(lds_write_b32), TILELAB_MICRO(lds_write_b64), TILELAB_MICRO(lds_write_b128),
-    TILELAB_MICRO(mfma_dependent_chain), TILELAB_MICRO(mfma_independent_streams), TILELAB_MICRO(pointer_chase),
-    TILELAB_MICRO(stream_copy),
-#undef TILELAB_MICRO
-};
+const std::vector<HostEntry>& all_hosts() {
+  static const std::vector<HostEntry> hosts = [] {
+    std::vector<HostEntry> h;
+#define TILELAB_SUITE_FOLDER(folder) \
+  for (const HostEntry& e : folder##_suite_hosts()) h.push_back(e);
+#include "generated/suite_folders.inc"
+#undef TILELAB_SUITE_FOLDER
+    return h;
+  }();
+  return hosts;
+}
 
 template <class T, class F>
 double max_rel_error(const std::vector<T>& out, const std::vector<T>& ref, F to_double) {
@@ -71,14 +56,14 @@ std::vector<std::uint16_t> random_bf16(std::size_t n, std::uint64_t seed, float 
 }
 
 Host find_host(const std::string& kernel) {
-  for (const Entry& e : kHosts)
-    if (kernel == e.name) return e.host;
+  for (const HostEntry& e : all_hosts())
+    if (kernel == e.kernel) return e.host;
   return nullptr;
 }
 
 std::vector<std::string> hosted_kernels() {
   std::vector<std::string> out;
-  for (const Entry& e : kHosts) out.push_back(e.name);
+  for (const HostEntry& e : all_hosts()) out.push_back(e.kernel);
   return out;
 }
 

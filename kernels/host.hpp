@@ -72,6 +72,14 @@ void launch_pass(hw::Device& d, const LoadedPass& pass, const HostLaunch& launch
 
 using Host = HostLaunch (*)(hw::Device& device, const std::vector<long long>& shape, std::uint64_t seed);
 
+// A kernel's host by name: each folder of kernels/suite.cmake defines
+//   std::vector<HostEntry> <folder>_suite_hosts();
+// in its host.cpp, and find_host() looks through them in the suite's order.
+struct HostEntry {
+  const char* kernel;
+  Host host;
+};
+
 // The host of spec `kernel`, or nullptr.
 Host find_host(const std::string& kernel);
 // The kernels that have a host.
@@ -114,18 +122,8 @@ double max_rel_error_bf16(const std::vector<std::uint16_t>& out, const std::vect
 double max_rel_error_f32(const std::vector<float>& out, const std::vector<float>& ref);
 std::vector<std::uint16_t> random_bf16(std::size_t n, std::uint64_t seed, float lo, float hi);
 
-// The hosts, by kernel (kernels/<name>/host.cpp).
-HostLaunch rmsnorm_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
-HostLaunch gemm_bf16_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
-HostLaunch topk_f32_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
-HostLaunch topk_bf16_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
+// The MX GEMM host (kernels/common/mx_gemm_host.cpp) for the two MX folders.
 HostLaunch gemm_mxfp8_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
 HostLaunch gemm_mxfp4_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
-HostLaunch attention_fwd_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
-HostLaunch attention_bwd_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
-HostLaunch attention_bwd_prep_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed, int D);
-HostLaunch grouped_gemm_bf16_host(hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
-// The microbenchmarks (kernels/micro/host.cpp), by kernel name.
-HostLaunch micro_host(const std::string& kernel, hw::Device& d, const std::vector<long long>& shape, std::uint64_t seed);
 
 }  // namespace tilelab::kernels

@@ -59,18 +59,18 @@ std::string KernelSpec::shape_violations(const std::vector<long long>& shape) co
   return broken.empty() ? "" : name + " needs " + broken;
 }
 
+// The suite's folders (kernels/suite.cmake), each defining its specs.
+#define TILELAB_SUITE_FOLDER(folder) std::vector<KernelSpec> folder##_suite_specs();
+#include "generated/suite_folders.inc"
+#undef TILELAB_SUITE_FOLDER
+
 const std::vector<KernelSpec>& all_specs() {
   static const std::vector<KernelSpec> specs = [] {
     std::vector<KernelSpec> s;
-    s.push_back(rmsnorm_spec());
-    for (auto& t : topk_specs()) s.push_back(std::move(t));
-    s.push_back(gemm_bf16_spec());
-    s.push_back(grouped_gemm_bf16_spec());
-    for (auto& m : gemm_mxfp8_specs()) s.push_back(std::move(m));
-    for (auto& m : gemm_mxfp4_specs()) s.push_back(std::move(m));
-    for (auto& a : attention_fwd_specs()) s.push_back(std::move(a));
-    for (auto& a : attention_bwd_specs()) s.push_back(std::move(a));
-    for (auto& m : micro_specs()) s.push_back(std::move(m));
+#define TILELAB_SUITE_FOLDER(folder) \
+  for (auto& k : folder##_suite_specs()) s.push_back(std::move(k));
+#include "generated/suite_folders.inc"
+#undef TILELAB_SUITE_FOLDER
     return s;
   }();
   return specs;

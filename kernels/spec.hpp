@@ -151,16 +151,14 @@ KernelSpec variant_spec(const std::string& kernel, const TemplateParams& params)
 void check_params(const std::string& kernel, const TemplateParams& params, const std::vector<std::string>& known);
 std::int64_t param(const TemplateParams& params, const std::string& name, std::int64_t fallback);
 
-// The specs, one function per kernel folder.
-KernelSpec rmsnorm_spec();
-std::vector<KernelSpec> topk_specs();
+// Each folder of kernels/suite.cmake defines
+//   std::vector<KernelSpec> <folder>_suite_specs();
+// (its kernels' specs); all_specs() lists them in the suite's order.
+
+// The templates' specs for a variant's parameters (variant_spec).
 KernelSpec gemm_bf16_spec(const TemplateParams& params = {});
 KernelSpec attention_fwd_spec(int D, const TemplateParams& params = {});  // D = 64 or 128
-KernelSpec grouped_gemm_bf16_spec();
 std::vector<KernelSpec> gemm_mxfp8_specs(const TemplateParams& params = {});
 std::vector<KernelSpec> gemm_mxfp4_specs(const TemplateParams& params = {});
-std::vector<KernelSpec> attention_fwd_specs();
-std::vector<KernelSpec> attention_bwd_specs();
-std::vector<KernelSpec> micro_specs();
 
 }  // namespace tilelab::kernels

@@ -117,4 +117,15 @@ HostLaunch attention_bwd_prep_host(hw::Device& d, const std::vector<long long>& 
   return l;
 }
 
+std::vector<HostEntry> attention_bwd_suite_hosts() {
+  return {
+      {"attention_bwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
+      {"attention_bwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
+      {"attention_bwd_tr_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 64); }},
+      {"attention_bwd_tr_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_host(d, s, seed, 128); }},
+      {"attention_bwd_prep_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 64); }},
+      {"attention_bwd_prep_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_bwd_prep_host(d, s, seed, 128); }},
+  };
+}
+
 }  // namespace tilelab::kernels

@@ -129,7 +129,7 @@ KernelSpec preprocess_spec(int D) {
 }
 }  // namespace
 
-std::vector<KernelSpec> attention_bwd_specs() {
+std::vector<KernelSpec> attention_bwd_suite_specs() {
   return {backward_spec(64, false), backward_spec(128, false), backward_spec(64, true), backward_spec(128, true),
           preprocess_spec(64), preprocess_spec(128)};
 }

@@ -63,4 +63,12 @@ HostLaunch attention_fwd_host(hw::Device& d, const std::vector<long long>& shape
   return l;
 }
 
+std::vector<HostEntry> attention_fwd_suite_hosts() {
+  return {
+      {"attention_fwd_d64", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 64); }},
+      {"attention_fwd_d128", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 128); }},
+      {"attention_fwd_d256", [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return attention_fwd_host(d, s, seed, 256); }},
+  };
+}
+
 }  // namespace tilelab::kernels

@@ -174,7 +174,7 @@ KernelSpec attention_d256_spec() {
 }
 }  // namespace
 
-std::vector<KernelSpec> attention_fwd_specs() {
+std::vector<KernelSpec> attention_fwd_suite_specs() {
   return {attention_fwd_spec(64), attention_fwd_spec(128), attention_d256_spec()};
 }
 

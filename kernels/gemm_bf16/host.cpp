@@ -28,4 +28,6 @@ HostLaunch gemm_bf16_host(hw::Device& d, const std::vector<long long>& shape, st
   return l;
 }
 
+std::vector<HostEntry> gemm_bf16_suite_hosts() { return {{"gemm_bf16", gemm_bf16_host}}; }
+
 }  // namespace tilelab::kernels

@@ -80,4 +80,6 @@ KernelSpec gemm_bf16_spec(const TemplateParams& params) {
   return s;
 }
 
+std::vector<KernelSpec> gemm_bf16_suite_specs() { return {gemm_bf16_spec()}; }
+
 }  // namespace tilelab::kernels

@@ -23,4 +23,6 @@ std::vector<KernelSpec> gemm_mxfp4_specs(const TemplateParams& params) {
   return {mx_gemm_spec(v16, tile), mx_gemm_spec(v32, tile)};
 }
 
+std::vector<KernelSpec> gemm_mxfp4_suite_specs() { return gemm_mxfp4_specs(); }
+
 }  // namespace tilelab::kernels

@@ -21,4 +21,6 @@ std::vector<KernelSpec> gemm_mxfp8_specs(const TemplateParams& params) {
   return {mx_gemm_spec(v16, tile), mx_gemm_spec(v32, tile)};
 }
 
+std::vector<KernelSpec> gemm_mxfp8_suite_specs() { return gemm_mxfp8_specs(); }
+
 }  // namespace tilelab::kernels

@@ -38,4 +38,6 @@ HostLaunch grouped_gemm_bf16_host(hw::Device& d, const std::vector<long long>& s
   return l;
 }
 
+std::vector<HostEntry> grouped_gemm_bf16_suite_hosts() { return {{"grouped_gemm_bf16", grouped_gemm_bf16_host}}; }
+
 }  // namespace tilelab::kernels

@@ -4,7 +4,7 @@
 
 namespace tilelab::kernels {
 
-KernelSpec grouped_gemm_bf16_spec() {
+static KernelSpec grouped_gemm_bf16_spec() {
   KernelSpec s = gemm_bf16_spec();  // the same block tile, LDS layouts, swizzle and accesses
   s.name = "grouped_gemm_bf16";
   s.source = "grouped_gemm_bf16/grouped_gemm_bf16.hip";
@@ -31,5 +31,7 @@ KernelSpec grouped_gemm_bf16_spec() {
   };
   return s;
 }
+
+std::vector<KernelSpec> grouped_gemm_bf16_suite_specs() { return {grouped_gemm_bf16_spec()}; }
 
 }  // namespace tilelab::kernels

@@ -197,4 +197,15 @@ HostLaunch micro_host(const std::string& kernel, hw::Device& d, const std::vecto
   return stream_copy(d, n, seed);
 }
 
+std::vector<HostEntry> micro_suite_hosts() {
+#define TILELAB_MICRO(name) {#name, [](hw::Device& d, const std::vector<long long>& s, std::uint64_t seed) { return micro_host(#name, d, s, seed); }}
+  return {
+      TILELAB_MICRO(lds_read_b32),         TILELAB_MICRO(lds_read_b64),  TILELAB_MICRO(lds_read_b128),
+      TILELAB_MICRO(lds_read_b64_tr_b16),  TILELAB_MICRO(lds_write_b32), TILELAB_MICRO(lds_write_b64),
+      TILELAB_MICRO(lds_write_b128),       TILELAB_MICRO(mfma_dependent_chain),
+      TILELAB_MICRO(mfma_independent_streams), TILELAB_MICRO(pointer_chase), TILELAB_MICRO(stream_copy),
+  };
+#undef TILELAB_MICRO
+}
+
 }  // namespace tilelab::kernels

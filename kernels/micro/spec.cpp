@@ -26,7 +26,7 @@ KernelSpec micro(const std::string& name, const std::string& source, const std::
 }
 }  // namespace
 
-std::vector<KernelSpec> micro_specs() {
+std::vector<KernelSpec> micro_suite_specs() {
   const std::string lds = "micro/lds_patterns.hip";
   return {micro("lds_read_b32", lds, "LDS read, 32-bit, lane l at (l*stride) ^ swizzle", 64, 65536),
           micro("lds_read_b64", lds, "LDS read, 64-bit", 64, 65536),

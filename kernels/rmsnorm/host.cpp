@@ -32,4 +32,6 @@ HostLaunch rmsnorm_host(hw::Device& d, const std::vector<long long>& shape, std:
   return l;
 }
 
+std::vector<HostEntry> rmsnorm_suite_hosts() { return {{"rmsnorm_bf16", rmsnorm_host}}; }
+
 }  // namespace tilelab::kernels

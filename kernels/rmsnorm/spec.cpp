@@ -3,7 +3,7 @@
 
 namespace tilelab::kernels {
 
-KernelSpec rmsnorm_spec() {
+static KernelSpec rmsnorm_spec() {
   KernelSpec s;
   s.name = "rmsnorm_bf16";
   s.source = "rmsnorm/rmsnorm.hip";
@@ -38,5 +38,7 @@ KernelSpec rmsnorm_spec() {
   };
   return s;
 }
+
+std::vector<KernelSpec> rmsnorm_suite_specs() { return {rmsnorm_spec()}; }
 
 }  // namespace tilelab::kernels

@@ -81,4 +81,6 @@ HostLaunch topk_bf16_host(hw::Device& d, const std::vector<long long>& shape, st
   return topk_host(d, shape, seed, true);
 }
 
+std::vector<HostEntry> topk_suite_hosts() { return {{"topk_f32", topk_f32_host}, {"topk_bf16", topk_bf16_host}}; }
+
 }  // namespace tilelab::kernels

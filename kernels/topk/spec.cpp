@@ -43,6 +43,6 @@ KernelSpec topk_spec(const std::string& name, int elem_bytes) {
 }
 }  // namespace
 
-std::vector<KernelSpec> topk_specs() { return {topk_spec("topk_f32", 4), topk_spec("topk_bf16", 2)}; }
+std::vector<KernelSpec> topk_suite_specs() { return {topk_spec("topk_f32", 4), topk_spec("topk_bf16", 2)}; }
 
 }  // namespace tilelab::kernels

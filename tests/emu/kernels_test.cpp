@@ -367,24 +367,26 @@ TEST(EmuKernels, CompilerFlatPointersReachEveryAperture) {
   }
 }
 
-// A kernel is registered by its spec (kernels/spec.cpp), its host
-// (kernels/host.cpp) and its source in the build's list
-// (kernels/CMakeLists.txt; a gfx950-only source gives gfx950-only specs;
-// a shared source may still hold a kernel only gfx950 has): they agree.
+// A kernel is registered once, by its folder's line in kernels/suite.cmake:
+// the build compiles the folder's sources and lists its specs and hosts from
+// there.  What the folder holds must agree: every spec's source is one of the
+// build's (a gfx950-only source gives gfx950-only specs; a shared source may
+// still hold a kernel only gfx950 has), every spec has a host and every host
+// a spec, and no source is without a spec.
 TEST(EmuKernels, SpecsHostsAndBuildListsAgree) {
   std::set<std::string> sources(std::begin(kernels::build::kSources), std::end(kernels::build::kSources)), used;
   const std::set<std::string> gfx950_only(std::begin(kernels::build::kGfx950Only), std::end(kernels::build::kGfx950Only));
   const std::vector<std::string> hosts = kernels::hosted_kernels();
   for (const kernels::KernelSpec& s : kernels::all_specs()) {
-    EXPECT_TRUE(sources.count(s.source)) << s.name << ": " << s.source << " is not in kernels/CMakeLists.txt";
-    EXPECT_NE(kernels::find_host(s.name), nullptr) << s.name << " has no host in kernels/host.cpp";
+    EXPECT_TRUE(sources.count(s.source)) << s.name << ": " << s.source << " is not a source of a folder in kernels/suite.cmake";
+    EXPECT_NE(kernels::find_host(s.name), nullptr) << s.name << " has no host in its folder's host.cpp";
     const bool on_gfx942 = std::find(s.archs.begin(), s.archs.end(), "gfx942") != s.archs.end();
     if (gfx950_only.count(s.source)) {
       EXPECT_FALSE(on_gfx942) << s.name << ": its source is built for gfx950 only";
     }
     used.insert(s.source);
   }
-  EXPECT_EQ(used, sources) << "a source in kernels/CMakeLists.txt without a spec";
+  EXPECT_EQ(used, sources) << "a source of a suite folder without a spec";
   for (const std::string& h : hosts) EXPECT_NO_THROW(kernels::find_spec(h)) << h << " has a host but no spec";
 }
 

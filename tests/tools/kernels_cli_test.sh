@@ -20,7 +20,7 @@ check "compile gives the build's code" "$("$tilelab" disasm "$objects/gfx950/gem
       "$("$tilelab" disasm "$tmp/k/gfx950/gemm_bf16.hsaco" --no-colour | grep '^ ')"
 run compile gemm_f16
 check "compile unknown exit" 2 "$rc"
-contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, lds_patterns, mfma_rate, global_memory)" "$err"
+contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, global_memory, lds_patterns, mfma_rate)" "$err"
 run compile gemm_mxfp8 --arch gfx942
 check "compile gfx950-only exit" 2 "$rc"
 contains "compile gfx950-only message" "gemm_mxfp8 is built for gfx950 only (instructions or LDS only gfx950 has)" "$err"
