@@ -16,6 +16,7 @@
 #include "sim/isa/code_object.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"
 #include "app/run_json.hpp"
@@ -109,12 +110,12 @@ void print_summary_line(const kernels::KernelSpec& spec, const kernels::DesignRe
 
 // The check as a design run of the trace store (traces/SCHEMA.md): one LDS
 // record per designed access, the conflict counter, the report as JSON.
-void record(const std::string& file, const std::string& run_id, const kernels::KernelSpec& spec,
+void record(const StoreOptions& store, const kernels::KernelSpec& spec,
             const kernels::DesignReport& r) {
-  traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + spec.name + "-" + r.arch : run_id, spec.name, r.arch);
+  traces::RunInfo info = design_run_info(store.id_or(app::default_run_id("design", spec.name, r.arch)), spec.name, r.arch);
   info.problem_shape = r.bound ? shape_text(spec, r.bound->shape) : "";
   info.config_json = app::design_json(spec, r).dump();
-  traces::RunWriter w(file, info, store_writer_options());
+  traces::RunWriter w(store.file(), info, writer_options(store));
   for (const auto& a : r.accesses) {
     traces::LdsRecord l{};
     traces::set_text(l.site, a.what);
@@ -157,6 +158,17 @@ int check_code_object(const std::string& file, const std::string& only, const st
 
 }  // namespace
 
+namespace {
+// The command line of `tilelab check`.
+struct CheckOptions {
+  bool help = false, json = false, summary = false;
+  std::optional<std::string> target, arch, shape, params, kernel;
+  std::optional<std::uint32_t> dynamic_lds;
+  std::optional<std::string> code_objects;  // the build's unless given
+  StoreOptions store;
+};
+}  // namespace
+
 int run_check(const std::vector<std::string>& args) {
   const char* help =
       "usage: tilelab check [KERNEL] [--arch gfx950|gfx942] [--shape D1,D2,...] [--code-objects DIR]\n"
@@ -180,10 +192,8 @@ int run_check(const std::vector<std::string>& args) {
       "run on the whole chip never beats it.  --shape gives the dimensions in the spec's order (gemm:\n"
       "M,N,K); without it, the spec's default shape.  A report is 'clean' when none\n"
       "of the checks finds a problem.\n"
-      "--json prints one JSON object per kernel per line; --summary one table row per\n"
-      "kernel; --out (or its earlier name --record) adds each check to an HDF5 trace store as a design run\n"
-      "(traces/SCHEMA.md; run id ID, default design-<kernel>-<arch>); --wait SECONDS\n"
-      "(default 60) is how long it waits for another writer of the store.\n"
+      "--out adds each check to the store as a design run (run id default\n"
+      "design-<kernel>-<arch>).\n"
       "A code object tilelab did not build (FILE.co or FILE.hsaco, or assembly FILE.s,\n"
       "assembled and linked on reading) is checked without a\n"
       "spec: per kernel (or only --kernel NAME) its registers, LDS, arguments,\n"
@@ -198,80 +208,91 @@ int run_check(const std::vector<std::string>& args) {
       "PINGPONG, SETPRIO): the spec for those parameters against the variant compiled into the\n"
       "kernel cache (as `tilelab compile SOURCE --params` compiles it).\n"
       "Exit status: 0 all clean, 1 some report has problems, 2 bad command line.\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("json", "")("summary", "")("target", po::value<std::string>(), "")(
-      "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
-      "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
-      "out", po::value<std::string>(), "")("record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
-      "wait", po::value<double>()->default_value(60), "")("kernel", po::value<std::string>(), "")(
-      "dynamic-lds", po::value<std::uint32_t>()->default_value(0), "")("params", po::value<std::string>(), "");
+  CheckOptions o;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(o.help), "this text")(
+      "shape", optional_value(o.shape, "D1,D2,..."), "the problem's dimensions in the spec's order (gemm: M,N,K); default the spec's")(
+      "code-objects", optional_value(o.code_objects, "DIR"), "where the compiled kernels are (DIR/<arch>/<source>.hsaco; default the build's)")(
+      "params", optional_value(o.params, "NAME=V,..."), "check a variant of a template against the variant compiled into the kernel cache")(
+      "kernel", optional_value(o.kernel, "NAME"), "a code object's kernel to check (default: all of them)")(
+      "dynamic-lds", optional_value(o.dynamic_lds, "BYTES"), "the LDS a code object's launch adds to the kernel's own")(
+      "json", flag(o.json), "one JSON object per kernel per line")(
+      "summary", flag(o.summary), "one table row per kernel");
+  add_arch_option(opts, o.arch, "gfx950 (a code object: its own processor)");
+  opts.add(store_options(o.store, true));
+  po::options_description all(opts);
+  all.add_options()("target", optional_value(o.target), "");
   po::positional_options_description pos;
   pos.add("target", 1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("check", args, opts, vm, status, &pos)) return status;
-  if (!(vm["wait"].as<double>() >= 0)) return usage_error("check", "--wait SECONDS must not be negative");
-  set_store_wait(vm["wait"].as<double>());
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("check", args, all, vm, status, &pos)) return status;
+  try {
+    writer_options(o.store);
+    o.store.file();
+  } catch (const std::invalid_argument& e) {
+    return usage_error("check", e.what());
+  }
+  if (o.help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  if (vm.count("json") && vm.count("summary")) return usage_error("check", "--json and --summary exclude each other");
-  if (vm.count("shape") && !vm.count("target")) return usage_error("check", "--shape needs a KERNEL");
-  if (!vm["run-id"].as<std::string>().empty() && !vm.count("target"))
+  if (o.json && o.summary) return usage_error("check", "--json and --summary exclude each other");
+  if (o.shape && !o.target) return usage_error("check", "--shape needs a KERNEL");
+  if (!o.store.run_id.empty() && !o.target)
     return usage_error("check", "--run-id needs a KERNEL (one run per id)");
-  if (vm["dynamic-lds"].as<std::uint32_t>() > (1u << 24))  // far above any LDS; the sum with the kernel's stays in 32 bits
+  if (o.dynamic_lds.value_or(0) > (1u << 24))  // far above any LDS; the sum with the kernel's stays in 32 bits
     return usage_error("check", "--dynamic-lds must be at most 16777216 bytes");
-  if (vm.count("target") && names_code_object(vm["target"].as<std::string>()))
-    return check_code_object(vm["target"].as<std::string>(), vm.count("kernel") ? vm["kernel"].as<std::string>() : "",
-                             vm["arch"].defaulted() ? "" : vm["arch"].as<std::string>(),
-                             vm["dynamic-lds"].as<std::uint32_t>());
-  if (vm.count("params") && !vm.count("target")) return usage_error("check", "--params needs a KERNEL (a template)");
-  if (vm.count("params") && !vm["code-objects"].defaulted())
+  if (o.target && names_code_object(*o.target))
+    return check_code_object(*o.target, o.kernel ? *o.kernel : "",
+                             o.arch.value_or(""),
+                             o.dynamic_lds.value_or(0));
+  if (o.params && !o.target) return usage_error("check", "--params needs a KERNEL (a template)");
+  if (o.params && o.code_objects)
     return usage_error("check", "--params checks the variant compiled into the kernel cache, not --code-objects");
-  if (vm.count("kernel")) return usage_error("check", "--kernel NAME goes with a code object FILE.co");
-  if (!vm["dynamic-lds"].defaulted()) return usage_error("check", "--dynamic-lds BYTES goes with a code object FILE.co");
+  if (o.kernel) return usage_error("check", "--kernel NAME goes with a code object FILE.co");
+  if (o.dynamic_lds) return usage_error("check", "--dynamic-lds BYTES goes with a code object FILE.co");
   try {
-    const arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
-    const std::string dir = vm["code-objects"].as<std::string>();
-    if (!vm["code-objects"].defaulted() && !fs::is_directory(dir))  // a typo would skip every code-object check
+    const arch::Arch a = arch::load_arch(o.arch.value_or("gfx950"));
+    const std::string dir = o.code_objects.value_or(kernels::code_object_dir());
+    if (o.code_objects && !fs::is_directory(dir))  // a typo would skip every code-object check
       return usage_error("check", "--code-objects " + dir + ": no such directory");
     std::optional<std::vector<long long>> shape;
-    if (vm.count("shape")) shape = parse_shape(vm["shape"].as<std::string>());
+    if (o.shape) shape = parse_shape(*o.shape);
     std::vector<const kernels::KernelSpec*> specs;
     std::vector<std::pair<const kernels::KernelSpec*, kernels::DesignReport>> reports;
     std::optional<app::VariantDesign> variant;  // --params: the variant's spec and its compiled code object
-    if (vm.count("params")) {
-      const auto params = app::parse_named_shape(vm["params"].as<std::string>());
-      variant = app::check_variant(vm["target"].as<std::string>(), a, params, shape);  // checked against its own code object
+    if (o.params) {
+      const auto params = app::parse_named_shape(*o.params);
+      variant = app::check_variant(*o.target, a, params, shape);  // checked against its own code object
       reports.emplace_back(&variant->spec, variant->report);
-      if (!vm.count("json")) std::cout << "variant " << vm["params"].as<std::string>() << ": " << variant->code_object << "\n";
-    } else if (vm.count("target")) {
-      specs.push_back(&kernels::find_spec(vm["target"].as<std::string>()));
+      if (!o.json) std::cout << "variant " << *o.params << ": " << variant->code_object << "\n";
+    } else if (o.target) {
+      specs.push_back(&kernels::find_spec(*o.target));
     } else {
       for (const auto& s : kernels::all_specs())
         if (std::find(s.archs.begin(), s.archs.end(), a.name) != s.archs.end()) specs.push_back(&s);
     }
     std::map<std::string, isa::CodeObject> read;
     for (const auto* s : specs) {
-      const auto compiled = app::compiled_facts(*s, a.name, vm["code-objects"].as<std::string>(), "", read);
+      const auto compiled = app::compiled_facts(*s, a.name, dir, "", read);
       reports.emplace_back(s, kernels::design_check(*s, a, compiled, shape));  // refuses a spec not for this arch
     }
     int with_problems = 0;
-    if (vm.count("summary"))
+    if (o.summary)
       std::cout << "kernel                     design      LDS B  conflicts  occupancy              limiter        shape\n";
     for (const auto& [s, r] : reports) {
-      if (vm.count("json")) {
+      if (o.json) {
         std::cout << app::design_json(*s, r).dump() << "\n";
-      } else if (vm.count("summary")) {
+      } else if (o.summary) {
         print_summary_line(*s, r);
       } else {
         print_report(*s, r);
       }
       with_problems += !r.problems.empty();
-      if (const std::string store = store_file(vm); !store.empty()) record(store, vm["run-id"].as<std::string>(), *s, r);
+      if (o.store.given()) record(o.store, *s, r);
     }
-    if (!vm.count("json"))
+    if (!o.json)
       std::cout << reports.size() << " kernel(s) checked on " << a.name << ", " << with_problems << " with problems\n";
     return with_problems ? kFailed : kOk;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it

@@ -47,14 +47,6 @@ inline bool names_code_object(const std::string& t) {
          t.find('/') != std::string::npos;
 }
 
-// The trace store a command writes to: --out FILE, or --record FILE (the
-// earlier name check and lds gave it); "" for neither; both is refused.
-inline std::string store_file(const boost::program_options::variables_map& vm) {
-  if (vm.count("out") && vm.count("record")) throw std::invalid_argument("--out and --record name the same store: give one");
-  if (vm.count("out")) return vm["out"].as<std::string>();
-  return vm.count("record") ? vm["record"].as<std::string>() : "";
-}
-
 // A layout written in the expression language (a shape means its compact layout).
 inline Layout layout_arg(const std::string& option, const std::string& text) {
   Value v;

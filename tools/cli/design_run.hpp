@@ -1,5 +1,5 @@
-// What the commands that store runs share: the provenance of a design run in
-// the trace store, and the CLI's waiting rule for the store (--wait).
+// What the commands that store design runs share: the provenance of a design
+// run in the trace store.
 #pragma once
 #include <string>
 
@@ -14,11 +14,5 @@ using app::shape_text;
 // A design run's RunInfo (app::run_info): kind, backend, device and compiler
 // of a design check; the caller adds shape and configuration.
 traces::RunInfo design_run_info(const std::string& id, const std::string& kernel, const std::string& arch);
-
-// How the commands that store runs (sim --out, check --record, lds --record)
-// wait for another writer of the store: --wait SECONDS (default 60), saying
-// on stderr that they wait.
-void set_store_wait(double seconds);
-traces::WriterOptions store_writer_options();
 
 }  // namespace tilelab::cli

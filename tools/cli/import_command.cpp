@@ -5,6 +5,7 @@
 
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/design_run.hpp"
 #include "traces/rocprof/profile.hpp"
 
@@ -54,11 +55,12 @@ const char* kHelp =
 int run_import(const std::vector<std::string>& args) {
   po::options_description opts;
   opts.add_options()("help", "")("what", po::value<std::string>(), "")("path", po::value<std::string>(), "")(
-      "out", po::value<std::string>(), "")("kernel", po::value<std::string>()->default_value(""), "")(
+      "kernel", po::value<std::string>()->default_value(""), "")(
       "arch", po::value<std::string>()->default_value(""), "")("shape", po::value<std::string>()->default_value(""), "")(
       "run-id-prefix", po::value<std::string>()->default_value("rocprof"), "")("cus", po::value<int>()->default_value(0), "")(
-      "xccs", po::value<int>()->default_value(0), "")(
-      "wait", po::value<double>()->default_value(60), "");
+      "xccs", po::value<int>()->default_value(0), "");
+  StoreOptions store;
+  opts.add(store_options(store, false, false));
   po::positional_options_description pos;
   pos.add("what", 1).add("path", 1);
   po::variables_map vm;
@@ -71,8 +73,12 @@ int run_import(const std::vector<std::string>& args) {
   if (!vm.count("what") || vm["what"].as<std::string>() != "rocprof")
     return usage_error("import", "expected `import rocprof DIR|FILE` (rocprofv3's output is what tilelab imports)");
   if (!vm.count("path")) return usage_error("import", "expected the rocprofv3 output folder or file");
-  if (!vm.count("out")) return usage_error("import", "--out FILE.h5 is required");
-  set_store_wait(vm["wait"].as<double>());
+  if (!store.out) return usage_error("import", "--out FILE.h5 is required");
+  try {
+    writer_options(store);
+  } catch (const std::invalid_argument& e) {
+    return usage_error("import", e.what());
+  }
   traces::rocprof::Profile profile;
   try {
     profile = traces::rocprof::read_profile(vm["path"].as<std::string>());  // all of it, before the store is touched
@@ -87,12 +93,12 @@ int run_import(const std::vector<std::string>& args) {
   o.shape = vm["shape"].as<std::string>();
   o.cus = vm["cus"].as<int>();
   o.xccs = vm["xccs"].as<int>();
-  o.writer = store_writer_options();
+  o.writer = writer_options(store);
   if (o.cus < 0 || o.xccs < 0) return usage_error("import", "--cus and --xccs take positive counts");
   try {
-    const std::vector<std::string> ids = traces::rocprof::import_profile(profile, vm["out"].as<std::string>(), o);
+    const std::vector<std::string> ids = traces::rocprof::import_profile(profile, *store.out, o);
     std::printf("imported %zu dispatch(es) from %zu file(s) into %s\n", ids.size(), profile.files.size(),
-                vm["out"].as<std::string>().c_str());
+                store.out->c_str());
     for (const std::string& id : ids) std::printf("  %s\n", id.c_str());
     return kOk;
   } catch (const traces::rocprof::FormatError& e) {

@@ -8,6 +8,7 @@
 #include "sim/lds/tile_access.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"
 #include "tools/cli/lds_report.hpp"
@@ -25,22 +26,8 @@ const char* const kHelp =
     "the busiest bank; equal addresses broadcast) and cycles, and the totals in the\n"
     "vendor's counter units (AMD SQ_LDS_BANK_CONFLICT cycles; NVIDIA wavefronts and\n"
     "bank conflicts as Nsight Compute counts them).\n\n"
-    "  --arch A          gfx950 (default), gfx942, sm90, or an arch .toml file\n"
-    "  --inst I          e.g. ds_read_b128, ds_write_b64, ds_read_b64_tr_b16, LDS.128\n"
-    "  --addresses FILE  one byte address per lane (decimal or 0x hex, separated by\n"
-    "                    spaces, commas or newlines; # comments); - reads stdin\n"
-    "  --mask HEX        active lanes (default: all)\n"
-    "  --tv THR VAL      who holds what: make_layout_tv(THR, VAL), an atom repeated over the tile\n"
-    "  --smem LAYOUT     tile coordinate -> element offset in LDS, e.g. (64,64):(64,1)\n"
-    "                    or Sw<3,3,3> o (64,64):(64,1)\n"
-    "  --elem-bytes N    bytes per element (2 for bf16)\n"
-    "  --tile M,N        the LDS tile (default: the shape of --smem)\n"
-    "  --json            one JSON object instead of tables\n"
-    "  --out FILE        (layout form) also add the check to an HDF5 trace store as a\n"
-    "                    design run: one LDS row per instruction, the counter total\n"
-    "  --run-id ID       the run's id in FILE (default: design-<inst>)\n"
-    "  --record FILE     the same as --out (its earlier name)\n"
-    "  --wait SECONDS    how long --out waits for another writer of FILE (default 60)\n\n"
+    "The layout form (--tv) with --out adds the check to the store as a design run: one\n"
+    "LDS row per instruction, the counter total (run id default design-<inst>).\n\n"
     "exit status: 0 success, 1 the analysis failed (e.g. a misaligned address), 2 usage error.\n";
 
 std::vector<std::uint32_t> read_addresses(const std::string& path) {
@@ -96,16 +83,16 @@ int run_addresses(const arch::Arch& a, const lds::BankModel& model, const std::s
 }
 
 // The check as a design run of the trace store (traces/SCHEMA.md).
-void record(const std::string& file, const std::string& run_id, const arch::Arch& a, const lds::BankModel& model,
+void record(const StoreOptions& store, const arch::Arch& a, const lds::BankModel& model,
             const std::vector<std::string>& tv_args, const std::string& smem_text, int elem_bytes,
             const IntTuple& tile, const lds::TileReport& rep) {
   const arch::LdsInstruction& ins = model.instruction();
-  traces::RunInfo info = design_run_info(run_id.empty() ? "design-" + ins.name : run_id, "lds-tile", a.name);
+  traces::RunInfo info = design_run_info(store.id_or("design-" + ins.name), "lds-tile", a.name);
   info.problem_shape = "tile=" + to_string(tile);
   info.config_json = Json{{"inst", ins.name}, {"thr", tv_args[0]}, {"val", tv_args[1]}, {"smem", smem_text},
                           {"elem_bytes", elem_bytes}}
                          .dump();
-  traces::RunWriter w(file, info, store_writer_options());
+  traces::RunWriter w(store.file(), info, writer_options(store));
   for (std::size_t i = 0; i < rep.analyses.size(); ++i) {
     traces::LdsRecord l{};
     traces::set_text(l.site, "wave " + std::to_string(rep.instructions[i].wave) + " inst " +
@@ -129,7 +116,7 @@ void record(const std::string& file, const std::string& run_id, const arch::Arch
 
 int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std::vector<std::string>& tv_args,
                     const std::string& smem_text, int elem_bytes, const std::string& tile_text, bool json,
-                    const std::string& record_file, const std::string& run_id) {
+                    const StoreOptions& store) {
   if (tv_args.size() != 2) throw std::invalid_argument("--tv takes two layouts: THR VAL");
   TVLayout tv = make_layout_tv(layout_arg("--tv", tv_args[0]), layout_arg("--tv", tv_args[1]));
   Value sv;
@@ -158,7 +145,7 @@ int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std:
     tile = IntTuple{std::stoll(tile_text.substr(0, comma)), std::stoll(tile_text.substr(comma + 1))};
   }
   lds::TileReport rep = lds::analyze_tile(model, tv, tile, smem, elem_bytes);
-  if (!record_file.empty()) record(record_file, run_id, a, model, tv_args, smem_text, elem_bytes, tile, rep);
+  if (store.given()) record(store, a, model, tv_args, smem_text, elem_bytes, tile, rep);
   const arch::LdsInstruction& ins = model.instruction();
   int passes = 0;
   for (const lds::Analysis& x : rep.analyses) passes += x.passes;
@@ -185,36 +172,57 @@ int run_layout_form(const arch::Arch& a, const lds::BankModel& model, const std:
 
 }  // namespace
 
+namespace {
+// The command line of `tilelab lds`.
+struct LdsOptions {
+  bool help = false, json = false;
+  std::optional<std::string> arch, inst, addresses, mask, smem, tile;
+  std::optional<std::vector<std::string>> tv;
+  std::optional<int> elem_bytes;
+  StoreOptions store;
+};
+}  // namespace
+
 int run_lds(const std::vector<std::string>& args) {
-  po::options_description opts;
-  opts.add_options()("help", "")("json", "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "inst", po::value<std::string>(), "")("addresses", po::value<std::string>(), "")(
-      "mask", po::value<std::string>(), "")("tv", po::value<std::vector<std::string>>()->multitoken(), "")(
-      "smem", po::value<std::string>(), "")("elem-bytes", po::value<int>(), "")("tile", po::value<std::string>(), "")(
-      "out", po::value<std::string>(), "")("record", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")(
-      "wait", po::value<double>()->default_value(60), "");
+  LdsOptions o;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(o.help), "this text")(
+      "inst", optional_value(o.inst, "I"), "the instruction, e.g. ds_read_b128, ds_write_b64, ds_read_b64_tr_b16, LDS.128")(
+      "addresses", optional_value(o.addresses, "FILE"),
+      "one byte address per lane (decimal or 0x hex, separated by spaces, commas or newlines; # comments); - reads stdin")(
+      "mask", optional_value(o.mask, "HEX"), "the active lanes (default: all)")(
+      "tv", optional_value(o.tv, "THR VAL")->multitoken(), "who holds what: make_layout_tv(THR, VAL), an atom repeated over the tile")(
+      "smem", optional_value(o.smem, "LAYOUT"), "tile coordinate -> element offset in LDS, e.g. (64,64):(64,1) or Sw<3,3,3> o (64,64):(64,1)")(
+      "elem-bytes", optional_value(o.elem_bytes, "N"), "bytes per element (2 for bf16)")(
+      "tile", optional_value(o.tile, "M,N"), "the LDS tile (default: the shape of --smem)")(
+      "json", flag(o.json), "one JSON object instead of tables");
+  add_arch_option(opts, o.arch, "gfx950 (also sm90)");
+  opts.add(store_options(o.store, true));
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("lds", args, opts, vm, status)) return status;
-  if (!(vm["wait"].as<double>() >= 0)) return usage_error("lds", "--wait SECONDS must not be negative");
-  set_store_wait(vm["wait"].as<double>());
-  if (vm.count("help")) {
-    std::cout << kHelp;
+  try {
+    writer_options(o.store);
+    o.store.file();
+  } catch (const std::invalid_argument& e) {
+    return usage_error("lds", e.what());
+  }
+  if (o.help) {
+    print_help(std::cout, kHelp, opts);
     return kOk;
   }
-  if (!vm.count("inst")) return usage_error("lds", "--inst is required");
-  bool by_addresses = vm.count("addresses") > 0, by_layout = vm.count("tv") > 0;
+  if (!o.inst) return usage_error("lds", "--inst is required");
+  const bool by_addresses = o.addresses.has_value(), by_layout = o.tv.has_value();
   if (by_addresses == by_layout) return usage_error("lds", "give either --addresses or --tv/--smem/--elem-bytes");
-  if (by_layout && (!vm.count("smem") || !vm.count("elem-bytes")))
-    return usage_error("lds", "--tv needs --smem and --elem-bytes");
-  if (!store_file(vm).empty() && !by_layout) return usage_error("lds", "--out goes with the layout form (--tv)");
+  if (by_layout && (!o.smem || !o.elem_bytes)) return usage_error("lds", "--tv needs --smem and --elem-bytes");
+  if (o.store.given() && !by_layout) return usage_error("lds", "--out goes with the layout form (--tv)");
   try {
-    arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
-    lds::BankModel model(a, a.instruction(vm["inst"].as<std::string>()));
+    arch::Arch a = arch::load_arch(o.arch.value_or("gfx950"));
+    lds::BankModel model(a, a.instruction(*o.inst));
     if (by_addresses) {
       std::uint64_t mask = ~std::uint64_t{0};
-      if (vm.count("mask")) {
-        std::string m = vm["mask"].as<std::string>();
+      if (o.mask) {
+        const std::string& m = *o.mask;
         std::size_t used = 0;
         try {
           mask = std::stoull(m, &used, 16);
@@ -223,12 +231,9 @@ int run_lds(const std::vector<std::string>& args) {
         }
         if (used != m.size()) return usage_error("lds", "--mask takes a hexadecimal lane mask, got '" + m + "'");
       }
-      return run_addresses(a, model, vm["addresses"].as<std::string>(), mask, vm.count("json") > 0);
+      return run_addresses(a, model, *o.addresses, mask, o.json);
     }
-    return run_layout_form(a, model, vm["tv"].as<std::vector<std::string>>(), vm["smem"].as<std::string>(),
-                           vm["elem-bytes"].as<int>(), vm.count("tile") ? vm["tile"].as<std::string>() : "",
-                           vm.count("json") > 0, store_file(vm),
-                           vm["run-id"].as<std::string>());
+    return run_layout_form(a, model, *o.tv, *o.smem, *o.elem_bytes, o.tile.value_or(""), o.json, o.store);
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("lds", error_text(e));
   } catch (const std::exception& e) {

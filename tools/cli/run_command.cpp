@@ -23,6 +23,7 @@
 #include "sim/isa/code_object.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/design_run.hpp"
 
 namespace tilelab::cli {
@@ -119,8 +120,9 @@ int run_run(const std::vector<std::string>& args) {
       "seed", po::value<std::uint64_t>()->default_value(1), "")("reps", po::value<int>()->default_value(20), "")(
       "warmup", po::value<int>()->default_value(3), "")("no-flush", "")("wave-stamps", "")(
       "ordinal", po::value<int>()->default_value(0), "")("max-memory", po::value<std::uint64_t>()->default_value(0), "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "code-objects", po::value<std::string>()->default_value(""), "")("json", "")("out", po::value<std::string>(), "")(
-      "run-id", po::value<std::string>()->default_value(""), "")("wait", po::value<double>()->default_value(60), "");
+      "code-objects", po::value<std::string>()->default_value(""), "")("json", "");
+  StoreOptions store;
+  opts.add(store_options(store));
   po::positional_options_description pos;
   pos.add("target", 1);
   po::variables_map vm;
@@ -146,7 +148,11 @@ int run_run(const std::vector<std::string>& args) {
   const bool code_object = names_code_object(target);
   if (code_object && !vm.count("launch")) return usage_error("run", "a code object needs --launch L.toml");
   if (!code_object && vm.count("launch")) return usage_error("run", "--launch is for a code object, not a kernel of the suite");
-  set_store_wait(vm["wait"].as<double>());
+  try {
+    writer_options(store);
+  } catch (const std::invalid_argument& e) {
+    return usage_error("run", e.what());
+  }
   try {
     std::vector<long long> shape;
     std::string kernel_name = target;
@@ -165,16 +171,16 @@ int run_run(const std::vector<std::string>& args) {
     const std::unique_ptr<hw::Device> device = app::open_device(kind, vm["ordinal"].as<int>(),
                                                            kind == "emu" && co && vm["arch"].defaulted() ? co->arch
                                                                                                           : vm["arch"].as<std::string>());
-    std::string id = vm["run-id"].as<std::string>();
+    std::string id = store.run_id;
     if (id.empty()) id = "run-" + kernel_name + "-" + kind + "-" + device->info().arch;
-    if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);
+    if (store.out) traces::check_new_run(*store.out, id);
     const kernels::DeviceRun r = code_object
                                      ? kernels::run_launch_file_on_device(*device, *co, *launch, o)
                                      : kernels::run_on_device(*device, target, shape, vm["seed"].as<std::uint64_t>(), o);
     const std::string shape_str = app::device_run_shape(r, code_object ? launch->path : "");
     if (vm.count("json")) std::cout << app::device_run_json(r, shape_str).dump(2) << "\n";
     else print_text(r, shape_str);
-    if (vm.count("out")) app::record_device_run(vm["out"].as<std::string>(), id, r, shape_str, store_writer_options());
+    if (store.out) app::record_device_run(*store.out, id, r, shape_str, writer_options(store));
     return r.check.pass() ? kOk : kFailed;
   } catch (const hw::NoDevice& e) {
     std::cerr << "error: " << e.what() << "\n";

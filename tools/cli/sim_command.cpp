@@ -22,6 +22,7 @@
 #include "kernels/design_check.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/design_run.hpp"
 #include "app/json.hpp"
 #include "tools/cli/timing_report.hpp"
@@ -43,6 +44,18 @@ namespace tilelab::cli {
 namespace {
 
 using app::LdsKindRow;
+
+// The command line of `tilelab sim`.
+struct SimOptions {
+  bool help = false, functional = false, timing = false, summary = false;
+  bool full = false, all_xcds = false, no_fast_forward = false, listing = false, quiet = false, json = false;
+  std::optional<std::string> target, like, kernel, launch, save, shape, arch, plot;
+  std::uint64_t seed = 1;
+  std::string code_objects;
+  int cus = 0, threads = 0, top = 10;
+  RunBudgets budgets;
+  StoreOptions store;
+};
 using app::pc_hex;
 
 // `same_in_reverse`: whether the run with each workgroup's waves in reverse
@@ -109,19 +122,19 @@ void show_progress(const timing::Progress& p, double clock_mhz) {
 }
 
 // The timed run's options from the command line.
-app::TimedOptions timed_options(const po::variables_map& vm) {
-  app::TimedOptions o;
-  o.seed = vm["seed"].as<std::uint64_t>();
-  o.coverage = vm.count("full") ? app::Coverage::full : vm.count("all-xcds") ? app::Coverage::all_xcds : app::Coverage::sampled;
-  o.fast_forward = !vm.count("no-fast-forward");
-  o.check_reference = vm.count("functional") > 0;
-  o.cus = vm["cus"].as<int>();
-  o.max_cycles = vm["max-cycles"].as<std::uint64_t>();
-  o.wave_budget = vm["max-wave-instructions"].as<std::uint64_t>();
-  o.launch_budget = vm["max-launch-instructions"].as<std::uint64_t>();
-  o.top = vm["top"].as<int>();
-  o.threads = vm["threads"].as<int>();
-  return o;
+app::TimedOptions timed_options(const SimOptions& o) {
+  app::TimedOptions t;
+  t.seed = o.seed;
+  t.coverage = o.full ? app::Coverage::full : o.all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
+  t.fast_forward = !o.no_fast_forward;
+  t.check_reference = o.functional;
+  t.cus = o.cus;
+  t.max_cycles = o.budgets.cycles;
+  t.wave_budget = o.budgets.wave_instructions;
+  t.launch_budget = o.budgets.launch_instructions;
+  t.top = o.top;
+  t.threads = o.threads;
+  return t;
 }
 
 // `sim --timing --summary`: one row per suite kernel built for the arch, at its
@@ -141,7 +154,7 @@ void report_timing(const app::TimedRun& t, bool json, bool listing) {
   if (listing) print_timing_listing(t);
 }
 
-int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
+int run_timed_summary(const arch::Arch& a, const SimOptions& o) {
   std::printf("%-26s %-30s %10s %10s %14s  %-14s %6s %6s %6s %7s %9s  %s\n", "kernel", "shape", "cycles", "us",
               "TFLOP/s|GB/s", "limiter", "MFMA%", "VALU%", "LDS%", "L2 hit", "HBM MB", "reference");
   int status = kOk;
@@ -150,7 +163,7 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
     if (std::find(spec.archs.begin(), spec.archs.end(), a.name) == spec.archs.end()) continue;
     const std::vector<long long>& shape = spec.example_shapes.front();  // the shape check --summary uses
     const std::unique_ptr<app::TimedKernelRun> timed = app::run_timed(
-        app::resolve_suite(name, a, shape, vm["code-objects"].as<std::string>()), timed_options(vm));
+        app::resolve_suite(name, a, shape, o.code_objects), timed_options(o));
     const app::FunctionalRun& run = timed->functional;
     const timing::TimingResult& r = timed->model->result();
     const double sec = r.seconds();
@@ -175,10 +188,10 @@ int run_timed_summary(const arch::Arch& a, const po::variables_map& vm) {
 
 // `like`: the profiled run this one simulates (sim --like), recorded in the
 // run's config so that `compare` lines the two up.
-int run_timed(const app::SuiteTarget& target, const po::variables_map& vm, const std::string& like = "") {
-  app::TimedOptions options = timed_options(vm);
+int run_timed(const app::SuiteTarget& target, const SimOptions& o, const std::string& like = "") {
+  app::TimedOptions options = timed_options(o);
   bool shown = false;
-  if (!vm.count("quiet") && isatty(2))
+  if (!o.quiet && isatty(2))
     options.progress = [&](const timing::Progress& p) {
       show_progress(p, target.arch.timing.clock_mhz);
       shown = true;
@@ -193,59 +206,56 @@ int run_timed(const app::SuiteTarget& target, const po::variables_map& vm, const
   if (shown) std::fprintf(stderr, "\n");
   if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
   const app::TimedRun& t = run->view;
-  report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
-  if (vm.count("out")) {
-    const std::string id = vm["run-id"].as<std::string>();
-    app::record_timing(vm["out"].as<std::string>(),
-                       !id.empty() ? id : !like.empty() ? app::like_run_id(like) : app::default_run_id("timing", t.kernel, target.arch.name),
-                       t, store_writer_options());
-  }
-  if (vm.count("plot")) {
+  report_timing(t, o.json, o.listing);
+  if (o.store.out)
+    app::record_timing(*o.store.out,
+                       o.store.id_or(!like.empty() ? app::like_run_id(like)
+                                                   : app::default_run_id("timing", t.kernel, target.arch.name)),
+                       t, writer_options(o.store));
+  if (o.plot) {
     const std::string e =
-        write_roofline(vm["plot"].as<std::string>(), *t.timing, target.arch, t.kernel + " on " + target.arch.name + ", " + t.shape);
+        write_roofline(*o.plot, *t.timing, target.arch, t.kernel + " on " + target.arch.name + ", " + t.shape);
     if (!e.empty()) {
       std::cerr << "error: " << e << "\n";
       return kFailed;
     }
   }
-  const bool wrong = vm.count("functional") && !run->functional.pass;
+  const bool wrong = o.functional && !run->functional.pass;
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
 
 // A code object with a launch file: the run and, with --timing, the model's report.
-int run_code_object(const po::variables_map& vm) {
+int run_code_object(const SimOptions& o) {
   namespace fs = std::filesystem;
-  const std::string file = vm["target"].as<std::string>();
-  if (!vm.count("launch")) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
+  const std::string file = *o.target;
+  if (!o.launch) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
   try {
     const isa::CodeObject co = isa::read_code_object(file);
     const std::map<std::string, std::int64_t> given_shape =
-        vm.count("shape") ? app::parse_named_shape(vm["shape"].as<std::string>()) : std::map<std::string, std::int64_t>{};
+        o.shape ? app::parse_named_shape(*o.shape) : std::map<std::string, std::int64_t>{};
     kernels::LaunchFile l =
-        kernels::read_launch_file(vm["launch"].as<std::string>(), co, vm["max-memory"].as<std::uint64_t>(), given_shape);
-    if (vm.count("kernel") && vm["kernel"].as<std::string>() != l.kernel)
-      return usage_error("sim", "--kernel " + vm["kernel"].as<std::string>() + " but the launch file is for " + l.kernel);
-    const arch::Arch a = arch::load_arch(vm["arch"].defaulted() ? co.arch : vm["arch"].as<std::string>());
-    const std::string id = vm["run-id"].as<std::string>().empty()
-                               ? app::default_run_id(vm.count("timing") ? "timing" : "sim", l.kernel, a.name)
-                               : vm["run-id"].as<std::string>();
-    if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);
-    if (vm.count("save")) {
+        kernels::read_launch_file(*o.launch, co, o.budgets.memory_bytes, given_shape);
+    if (o.kernel && *o.kernel != l.kernel)
+      return usage_error("sim", "--kernel " + *o.kernel + " but the launch file is for " + l.kernel);
+    const arch::Arch a = arch::load_arch(o.arch.value_or(co.arch));
+    const std::string id = o.store.id_or(app::default_run_id(o.timing ? "timing" : "sim", l.kernel, a.name));
+    if (o.store.out) traces::check_new_run(*o.store.out, id);
+    if (o.save) {
       std::error_code ec;
-      fs::create_directories(vm["save"].as<std::string>(), ec);
-      if (!fs::is_directory(vm["save"].as<std::string>()))
-        return usage_error("sim", "--save " + vm["save"].as<std::string>() + ": cannot make that folder");
+      fs::create_directories(*o.save, ec);
+      if (!fs::is_directory(*o.save))
+        return usage_error("sim", "--save " + *o.save + ": cannot make that folder");
     }
-    app::TimedOptions o = timed_options(vm);
-    o.check_reference = vm.count("save") > 0;  // saved buffers need every workgroup
-    const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, o, vm.count("timing") > 0);
+    app::TimedOptions timed = timed_options(o);
+    timed.check_reference = o.save.has_value();  // saved buffers need every workgroup
+    const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, timed, o.timing);
     const std::string& shape = run->shape;
     if (run->model) {
       const app::TimedRun& t = run->view;
-      report_timing(t, vm.count("json") > 0, vm.count("listing") > 0);
-      if (vm.count("out")) app::record_timing(vm["out"].as<std::string>(), id, t, store_writer_options());
-      if (vm.count("plot")) {
-        const std::string e = write_roofline(vm["plot"].as<std::string>(), run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
+      report_timing(t, o.json, o.listing);
+      if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store));
+      if (o.plot) {
+        const std::string e = write_roofline(*o.plot, run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
         if (!e.empty()) {
           std::cerr << "error: " << e << "\n";
           return kFailed;
@@ -258,18 +268,18 @@ int run_code_object(const po::variables_map& vm) {
                   static_cast<unsigned long long>(stats.waves),
                   static_cast<unsigned long long>(stats.wave_instructions), stats.seconds);
       print_text(stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
-      if (vm.count("out"))
-        app::record_launch_file_run(vm["out"].as<std::string>(), id, a, co, l.kernel, shape, l.seed, stats,
-                                    store_writer_options());
+      if (o.store.out)
+        app::record_launch_file_run(*o.store.out, id, a, co, l.kernel, shape, l.seed, stats,
+                                    writer_options(o.store));
     }
     for (const auto& b : run->saved) {
-      if (!vm.count("save")) break;
-      const std::string out = (fs::path(vm["save"].as<std::string>()) / (b.name + ".bin")).string();
+      if (!o.save) break;
+      const std::string out = (fs::path(*o.save) / (b.name + ".bin")).string();
       std::ofstream f(out, std::ios::binary);
       if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
         throw std::runtime_error("cannot write '" + out + "'");
     }
-    if (!vm.count("save") && !run->saved.empty())
+    if (!o.save && !run->saved.empty())
       std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());
     return run->model && run->model->result().hazard_count ? kFailed : kOk;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
@@ -282,32 +292,32 @@ int run_code_object(const po::variables_map& vm) {
 
 // sim --like RUN --out FILE.h5 --timing: the suite kernel and shape of a
 // profiled dispatch (app/like_dispatch), timed and stored beside it.
-int run_like(const po::variables_map& vm) {
-  if (vm.count("target") || vm.count("summary"))
+int run_like(const SimOptions& o) {
+  if (o.target || o.summary)
     return usage_error("sim", "--like RUN takes the kernel from the run; name no KERNEL and no --summary");
-  if (!vm.count("timing")) return usage_error("sim", "--like RUN goes with --timing (the run is compared with the dispatch's time)");
-  if (!vm.count("out")) return usage_error("sim", "--like RUN needs --out FILE.h5: the store that holds RUN, where the simulation goes too");
+  if (!o.timing) return usage_error("sim", "--like RUN goes with --timing (the run is compared with the dispatch's time)");
+  if (!o.store.out) return usage_error("sim", "--like RUN needs --out FILE.h5: the store that holds RUN, where the simulation goes too");
   try {
-    timing::check_cus(vm["cus"].as<int>());
+    timing::check_cus(o.cus);
   } catch (const timing::TimingError& e) {
     return usage_error("sim", std::string("--") + e.what());
   }
   try {
-    const std::string store = vm["out"].as<std::string>(), like_id = vm["like"].as<std::string>();
+    const std::string store = *o.store.out, like_id = *o.like;
     const traces::RunView profiled = traces::Reader(store).run(like_id);
     const app::LikeDispatch like = app::resolve_like(
-        profiled, vm.count("shape") ? std::optional(parse_shape(vm["shape"].as<std::string>())) : std::nullopt);
+        profiled, o.shape ? std::optional(parse_shape(*o.shape)) : std::nullopt);
     // The profile's GPU unless --arch says otherwise (a gfx942 profile times on gfx942).
-    const std::string arch = !vm["arch"].defaulted() || like.arch.empty() ? vm["arch"].as<std::string>() : like.arch;
+    const std::string arch = o.arch.value_or(like.arch.empty() ? "gfx950" : like.arch);
     const app::SuiteTarget target =
-        app::resolve_suite(like.spec->name, arch::load_arch(arch), like.shape, vm["code-objects"].as<std::string>());
-    const std::string id = vm["run-id"].as<std::string>().empty() ? app::like_run_id(like_id) : vm["run-id"].as<std::string>();
+        app::resolve_suite(like.spec->name, arch::load_arch(arch), like.shape, o.code_objects);
+    const std::string id = o.store.id_or(app::like_run_id(like_id));
     traces::check_new_run(store, id);  // refused before the work, not after
-    if (!vm.count("json"))
+    if (!o.json)
       std::printf("like %s (%s%s): %s %s, the shape from %s\n", like_id.c_str(), profiled.info.kernel.c_str(),
                   like.workgroups >= 0 ? (", " + std::to_string(like.workgroups) + " workgroups").c_str() : "",
                   like.spec->name.c_str(), app::shape_text(*like.spec, like.shape).c_str(), like.shape_from.c_str());
-    return run_timed(target, vm, like_id);
+    return run_timed(target, o, like_id);
   } catch (const std::invalid_argument& e) {
     return usage_error("sim", error_text(e));
   } catch (const std::exception& e) {
@@ -319,193 +329,163 @@ int run_like(const po::variables_map& vm) {
 }  // namespace
 
 int run_sim(const std::vector<std::string>& args) {
-  const char* help =
-      "usage: tilelab sim KERNEL --functional [--arch gfx950|gfx942|FILE.toml] [--shape D1,D2,...] [--seed N]\n"
-      "                  [--code-objects DIR] [--json] [--out FILE.h5 [--run-id ID]]\n"
-      "       tilelab sim --timing --summary [--arch A] [--full]: one row per suite kernel at\n"
-      "                  its default shape (as check --summary) on the whole GPU; minutes\n"
-      "       tilelab sim KERNEL --timing [--plot FILE.svg] [--functional] [--full|--all-xcds] [--no-fast-forward] [--cus N] [--top N] [--listing] [--quiet] (other options as above)\n"
-      "       [--max-wave-instructions N] [--max-launch-instructions N] in both modes; [--max-cycles N] timed\n"
-      "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR]\n"
-      "                  [--arch A] [--cus N] [--full|--all-xcds] [--json] [--out FILE.h5 [--run-id ID]]\n"
-      "       tilelab sim --like RUN --out FILE.h5 --timing [--shape D1,D2,...] [--arch A] (timing options as above)\n\n"
-      "Runs KERNEL's compiled code object (DIR/<arch>/<source>.hsaco, default: the\n"
-      "build's) in the functional emulator: inputs drawn from the seed (default 1),\n"
-      "every wave-instruction executed on the CPU, the output compared with the\n"
-      "kernel's CPU reference (max relative error against the kernel's stated\n"
-      "tolerance).  Prints the LDS conflict table of every instruction site from the\n"
-      "addresses the lanes really used, and compares it, per LDS instruction kind,\n"
-      "with the design check of the spec: a disagreement means the code does not do\n"
-      "what the spec says.  It also checks the LDS for races: two waves of a\n"
-      "workgroup touching one LDS halfword between the same two barriers, at least\n"
-      "one writing (an order only the scheduler decides), named with both\n"
-      "instructions.  A kernel that runs as a pass (attention backward) launches its\n"
-      "first kernels too; the figures are the named kernel's.\n"
-      "--arch FILE.toml (a description after sim/arch/gfx950.toml) is used by every\n"
-      "part of the run: the emulator's bank model, the design check and the cycle\n"
-      "model; its `name` picks the code object.\n"
-      "--out adds the run to an HDF5 trace store (kind sim; run id\n"
-      "ID, default sim-<kernel>-<arch>; traces/SCHEMA.md).  --shape gives the spec's\n"
-      "dimensions (gemm: M,N,K); without it, the smallest example shape.  --json prints\n"
-      "the run as one JSON object (sites, per-kind comparison with the design).\n"
+  const char* usage =
+      "usage: tilelab sim KERNEL --functional [--arch A] [--shape D1,D2,...] [--seed N] [--json] [--out FILE.h5]\n"
+      "       tilelab sim KERNEL --timing [--functional] [--full|--all-xcds] [--listing] [--plot FILE.svg] ...\n"
+      "       tilelab sim --timing --summary [--arch A] [--full]\n"
+      "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR] ...\n"
+      "       tilelab sim --like RUN --out FILE.h5 --timing [--shape D1,D2,...] ...\n\n"
+      "--functional runs KERNEL's compiled code object in the functional emulator: inputs\n"
+      "drawn from the seed, every wave-instruction executed on the CPU, the output\n"
+      "compared with the kernel's CPU reference (max relative error against the kernel's\n"
+      "stated tolerance).  It prints the LDS conflict table of every instruction site\n"
+      "from the addresses the lanes really used and compares it, per LDS instruction\n"
+      "kind, with the design check of the spec (a disagreement means the code does not\n"
+      "do what the spec says), and checks the LDS for races: two waves of a workgroup\n"
+      "touching one LDS halfword between the same two barriers, at least one writing,\n"
+      "named with both instructions.  A kernel that runs as a pass (attention backward)\n"
+      "launches its first kernels too; the figures are the named kernel's.\n"
       "\n"
-      "--timing runs the same code object in the cycle-approximate CU model\n"
-      "(sim/timing): the model picks which wave issues in which cycle, the emulator\n"
-      "executes it.  Prints cycles and time at the arch clock, TFLOP/s, the limiter,\n"
-      "unit utilisation (MFMA, VALU, LDS and, with the arch file's [memory] chip, L2,\n"
-      "fabric, MALL, HBM), the chip's traffic and hit rates (all CUs advance together;\n"
-      "workgroup i on XCD i mod 8), where the waves' time went\n"
-      "(issue, waitcnt, barrier, busy units, dependency, arbitration, idle), the\n"
-      "hottest instructions with the thread trace's per-pc columns (hits, latency,\n"
-      "stall, idle), counters in AMD's names and units, MFMA dependency hazards (code\n"
-      "that reads an MFMA result too early), the static bound of `tilelab check`, and\n"
-      "the arch figures that are assumptions.  --cus N spreads the grid over N CUs\n"
-      "(default: the chip's); --top N instructions (default 10); --listing adds the\n"
-      "whole program in order with those columns (barrier waits on the s_barrier;\n"
-      "with --json as \"listing\", one object per instruction);\n"
-      "--out stores the run\n"
-      "(backend cycle-model; per-wave spans and per-issue records; run id default\n"
-      "timing-<kernel>-<arch>).  Progress goes to stderr on a terminal unless --quiet.\n"
-      "The clock is the arch file's clock under load (gfx950: 1590 MHz, inferred;\n"
-      "the peak is 2400), printed with its status in every run.\n"
-      "Sampling: when the grid fills every CU at least once, the run simulates XCD 0\n"
-      "in full (its 32 CUs, its L2, workgroups 0, 8, 16 ...) with 1/8 of the MALL and\n"
-      "HBM and takes the other XCDs to be like it (about 8x faster; the report says\n"
-      "so and scales the totals; the output is then incomplete, so the reference is\n"
-      "not checked).  A regular grid (every workgroup the same instructions) of 5\n"
-      "rounds or more is timed for 3 rounds and the rest extrapolated (fast-forward);\n"
-      "so is a periodic one, whose workgroups' work is set by one coordinate of their\n"
-      "id (causal attention's query block): the rest are dealt to the CUs with the\n"
-      "time each kind took.  --no-fast-forward simulates every workgroup of the\n"
-      "sampled XCD (the fast-forward's own error).\n"
-      "--threads N (default 0: one per core) simulates the CUs on N threads; the\n"
-      "result is the same to the bit whatever N (a kernel with global atomics runs on one).\n"
-      "--all-xcds simulates every XCD but keeps the fast-forward (for orders that\n"
-      "share data between XCDs, whose HBM traffic one XCD overstates); --full\n"
-      "simulates every workgroup (use it when workgroups wait on each other).  With\n"
-      "--functional as well the run is full and a wrong result fails it.\n"
-      "--plot FILE.svg draws the run's roofline: its TFLOP/s against its FLOPs per\n"
-      "byte through L2, to the MALL and from HBM, under the arch file's ceilings (the\n"
-      "MFMA peak of the kernel's own MFMA mix, each level's bandwidth) at the model's\n"
-      "clock; a run without MFMA work has none (exit 1).\n"
+      "--timing runs the same code object in the cycle-approximate model (sim/timing):\n"
+      "the model picks which wave issues in which cycle, the emulator executes it.  It\n"
+      "prints cycles and time at the arch clock (its status printed: gfx950's 1590 MHz\n"
+      "under load is inferred, the peak is 2400), TFLOP/s, the limiter, unit\n"
+      "utilisation (MFMA, VALU, LDS and the chip's L2, fabric, MALL, HBM), the chip's\n"
+      "traffic and hit rates (all CUs advance together; workgroup i on XCD i mod 8),\n"
+      "where the waves' time went, the hottest instructions with the thread trace's\n"
+      "per-pc columns, counters in AMD's names, MFMA dependency hazards, the static\n"
+      "bound of `tilelab check` and the arch figures that are assumptions.\n"
+      "Sampling: when the grid fills every CU at least once, the run simulates XCD 0 in\n"
+      "full (its 32 CUs, its L2, workgroups 0, 8, 16 ...) with 1/8 of the MALL and HBM\n"
+      "and takes the other XCDs to be like it (the report says so and scales the\n"
+      "totals; the output is then incomplete, so the reference is not checked).  A\n"
+      "regular grid of 5 rounds or more is timed for 3 rounds and the rest\n"
+      "extrapolated (fast-forward); so is a periodic one whose workgroups' work is set\n"
+      "by one coordinate of their id (causal attention's query block).  The result is\n"
+      "the same to the bit whatever --threads.\n"
       "\n"
-      "--wait SECONDS (default 60): how long --out waits for another writer of the\n"
-      "store; a run id the store already has is refused before the run.\n"
-      "--max-wave-instructions N (default 16777216, 2^24): a wave that executes more\n"
-      "stops the run with one line naming it and the pc where it spins (an endless\n"
-      "loop); nothing is stored.\n"
-      "--max-launch-instructions N (default 4294967296, 2^32): the most one launch may\n"
-      "execute (simulated, in a sampled run); a grid whose waves need more, counting\n"
-      "the instructions before the first branch, is refused before it starts.\n"
-      "--max-cycles N (default 68719476736, 2^36): a timed launch still running at that\n"
-      "simulated cycle stops with one line (a wave that sleeps or waits in a loop).\n"
-      "A launch template writes sizes as expressions of its [shape] table's names\n"
-      "(\"ceil(N/256)\", \"M*K/2\"); --shape NAME=V,... (M=4096,N=4096,K=512) overrides them.\n"
-      "--max-memory BYTES (default: half of this machine's memory): the most a launch\n"
-      "file's buffers may take together, checked before any is allocated.\n"
-      "\n"
-      "A code object tilelab did not build (FILE.co or FILE.hsaco, or AMDGPU assembly\n"
-      "FILE.s, FILE.amdgcn: clang -S, Triton, FlyDSL or hand-written text, assembled by\n"
-      "LLVM MC and linked by ld.lld on reading; an error names its line) runs from a\n"
-      "launch file instead of a kernel's host: grid,\n"
-      "block, dynamic LDS and each argument by the metadata's name or \"@offset\", as\n"
-      "a value or a buffer (size; zeros, a constant, random of a dtype from the seed,\n"
-      "or a file), and the buffers to save (the README has an example).  With no\n"
-      "reference there is nothing to compare: the run reports what it did\n"
-      "(wave-instructions, LDS sites, and with --timing the cycle model's report);\n"
-      "an out-of-bounds access or an instruction the emulator lacks stops it with\n"
-      "one line.  --save DIR writes each buffer marked save = true to DIR/<arg>.bin.\n"
+      "A code object tilelab did not build (FILE.co, FILE.hsaco, or AMDGPU assembly\n"
+      "FILE.s / FILE.amdgcn, assembled by LLVM MC and linked by ld.lld on reading; an\n"
+      "error names its line) runs from a launch file instead of a kernel's host: grid,\n"
+      "block, dynamic LDS and each argument by the metadata's name or \"@offset\", as a\n"
+      "value or a buffer, and the buffers to save (the README has an example).  A launch\n"
+      "template writes sizes as expressions of its [shape] table's names\n"
+      "(\"ceil(N/256)\"); --shape NAME=V,... overrides them.  With no reference the run\n"
+      "reports what it did; an out-of-bounds access or an instruction the emulator\n"
+      "lacks stops it with one line.\n"
       "\n"
       "--like RUN simulates a dispatch measured on a GPU: RUN is a hw run of FILE.h5\n"
-      "(`tilelab import rocprof`, `tilelab run`); its kernel name (\"void gemm_bf16<..>(..)\",\n"
-      "\"gemm_bf16.kd\") names the suite kernel, and the shape is --shape, else the\n"
-      "run's problem shape when it is in the kernel's words (import --shape, run),\n"
-      "else the one example shape whose grid is the dispatch's (profiles record no\n"
-      "kernel arguments); the shape must launch the dispatch's grid and workgroup, or\n"
-      "the run is refused with one line saying what differs.  The arch is the run's\n"
-      "unless --arch is given.  The timed run is stored in FILE.h5 as RUN-timing (or\n"
-      "--run-id) with {\"like\": RUN} in its config, so `tilelab compare FILE.h5 RUN\n"
-      "RUN-timing` lines them up without --force.\n"
+      "(`tilelab import rocprof`, `tilelab run`); its kernel name names the suite kernel,\n"
+      "and the shape is --shape, else the run's problem shape in the kernel's words,\n"
+      "else the one example shape whose grid is the dispatch's; a shape that launches\n"
+      "another grid or workgroup is refused with one line saying what differs.  The\n"
+      "timed run is stored in FILE.h5 as RUN-timing with {\"like\": RUN} in its\n"
+      "config, so `tilelab compare FILE.h5 RUN RUN-timing` lines them up.\n"
       "\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("functional", "")("timing", "")("quiet", "")("full", "")("all-xcds", "")("no-fast-forward", "")("summary", "")("plot", po::value<std::string>(), "")("cus", po::value<int>()->default_value(0), "")(
-      "max-wave-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultWaveBudget), "")(
-      "max-launch-instructions", po::value<std::uint64_t>()->default_value(emu::Emulator::kDefaultLaunchBudget), "")(
-      "max-cycles", po::value<std::uint64_t>()->default_value(timing::Options{}.max_cycles), "")(
-      "max-memory", po::value<std::uint64_t>()->default_value(0), "")(
-      "top", po::value<int>()->default_value(10), "")("listing", "")("threads", po::value<int>()->default_value(0), "")("json", "")("target", po::value<std::string>(), "")(
-      "kernel", po::value<std::string>(), "")("launch", po::value<std::string>(), "")("save", po::value<std::string>(), "")(
-      "arch", po::value<std::string>()->default_value("gfx950"), "")("shape", po::value<std::string>(), "")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "")(
-      "code-objects", po::value<std::string>()->default_value(kernels::code_object_dir()), "")(
-      "out", po::value<std::string>(), "")("run-id", po::value<std::string>()->default_value(""), "")("like", po::value<std::string>(), "")(
-      "wait", po::value<double>()->default_value(60), "");
+  SimOptions o;
+  po::options_description what = option_group("what to run");
+  what.add_options()("help", flag(o.help), "this text")(
+      "functional", flag(o.functional), "run in the functional emulator and check the reference (with --timing: every workgroup, a wrong result fails)")(
+      "timing", flag(o.timing), "run in the cycle model")(
+      "summary", flag(o.summary), "with --timing alone: one row per suite kernel at its default shape on the whole GPU (minutes)")(
+      "like", optional_value(o.like, "RUN"), "simulate the dispatch of hw run RUN of the --out store (above)")(
+      "kernel", optional_value(o.kernel, "NAME"), "the kernel of a code object FILE (the launch file names it too)")(
+      "launch", optional_value(o.launch, "L.toml"), "a code object's launch file")(
+      "save", optional_value(o.save, "DIR"), "write each launch-file buffer marked save = true to DIR/<arg>.bin (runs every workgroup)")(
+      "shape", optional_value(o.shape, "D1,D2,..."),
+      "the spec's dimensions (gemm: M,N,K; default the smallest example), or NAME=V,... for a launch template")(
+      "seed", po::value(&o.seed)->value_name("N")->default_value(1), "the inputs' seed")(
+      "code-objects", po::value(&o.code_objects)->value_name("DIR")->default_value(kernels::code_object_dir(), "the build's"),
+      "where KERNEL's code object is (DIR/<arch>/<source>.hsaco)");
+  add_arch_option(what, o.arch,
+                  "gfx950 (a code object: its own processor; --like: the profile's GPU).  A FILE.toml is used by every "
+                  "part of the run (emulator, design check, cycle model); its `name` picks the code object");
+  po::options_description timed = option_group("the cycle model");
+  timed.add_options()("full", flag(o.full), "simulate every workgroup (when workgroups wait on each other)")(
+      "all-xcds", flag(o.all_xcds), "simulate every XCD but keep the fast-forward (orders that share data between XCDs)")(
+      "no-fast-forward", flag(o.no_fast_forward), "simulate every workgroup of the sampled XCD (the fast-forward's own error)")(
+      "cus", po::value(&o.cus)->value_name("N")->default_value(0, "the chip's"), "spread the grid over N CUs")(
+      "threads", po::value(&o.threads)->value_name("N")->default_value(0, "one per core"),
+      "simulate the CUs on N threads (a kernel with global atomics runs on one)")(
+      "top", po::value(&o.top)->value_name("N")->default_value(10), "how many of the hottest instructions to list")(
+      "listing", flag(o.listing),
+      "the whole program in order with the per-pc columns and source lines (barrier waits on the s_barrier)")(
+      "plot", optional_value(o.plot, "FILE.svg"),
+      "the run's roofline: TFLOP/s against FLOPs per byte through L2, to the MALL and from HBM, under the arch's ceilings")(
+      "quiet", flag(o.quiet), "no progress on stderr");
+  po::options_description output = option_group("output");
+  output.add_options()("json", flag(o.json), "the run as one JSON object (with --listing, \"listing\": one object per instruction)");
+  po::options_description opts = option_group();
+  opts.add(what).add(timed).add(budget_options(o.budgets)).add(output).add(store_options(o.store));
   po::positional_options_description pos;
   pos.add("target", 1);
+  po::options_description all(opts);
+  all.add_options()("target", optional_value(o.target), "");
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("sim", args, opts, vm, status, &pos)) return status;
-  if (!(vm["wait"].as<double>() >= 0)) return usage_error("sim", "--wait SECONDS must not be negative");
-  set_store_wait(vm["wait"].as<double>());
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("sim", args, all, vm, status, &pos)) return status;
+  try {
+    writer_options(o.store);
+  } catch (const std::invalid_argument& e) {
+    return usage_error("sim", e.what());
+  }
+  if (o.help) {
+    print_help(std::cout, usage, opts);
     return kOk;
   }
-  if (vm.count("like")) return run_like(vm);
-  if (vm.count("target") && names_code_object(vm["target"].as<std::string>())) {
-    if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
-    return run_code_object(vm);
+  if (o.like) return run_like(o);
+  if (o.target && names_code_object(*o.target)) {
+    if (!o.functional && !o.timing) return usage_error("sim", "say --functional or --timing (or both)");
+    return run_code_object(o);
   }
-  if (vm.count("launch") || vm.count("save"))
+  if (o.launch || o.save)
     return usage_error("sim", "--launch and --save go with a code object (FILE.co or FILE.hsaco), not a suite kernel");
-  if (vm.count("summary")) {
-    if (!vm.count("timing") || vm.count("target") || vm.count("functional") || vm.count("shape") || vm.count("out") || vm.count("json"))
+  if (o.summary) {
+    if (!o.timing || o.target || o.functional || o.shape || o.store.out || o.json)
       return usage_error("sim", "--summary goes with --timing alone (every suite kernel at its default shape)");
     try {
-      return run_timed_summary(arch::load_arch(vm["arch"].as<std::string>()), vm);
+      return run_timed_summary(arch::load_arch(o.arch.value_or("gfx950")), o);
     } catch (const std::exception& e) {
       std::cerr << "error: " << error_text(e) << "\n";
       return kFailed;
     }
   }
-  if (!vm.count("target")) {
+  if (!o.target) {
     std::string names;
     for (const auto& k : app::emulated_kernels()) names += (names.empty() ? "" : ", ") + k;
     return usage_error("sim", "a KERNEL is needed (" + names + ")");
   }
-  if (!vm.count("functional") && !vm.count("timing")) return usage_error("sim", "say --functional or --timing (or both)");
+  if (!o.functional && !o.timing) return usage_error("sim", "say --functional or --timing (or both)");
   try {
-    timing::check_cus(vm["cus"].as<int>());
+    timing::check_cus(o.cus);
   } catch (const timing::TimingError& e) {
     return usage_error("sim", std::string("--") + e.what());
   }
-  if (vm["top"].as<int>() < 0) return usage_error("sim", "--top must not be negative");
+  if (o.top < 0) return usage_error("sim", "--top must not be negative");
   try {
-    if (vm.count("kernel")) return usage_error("sim", "--kernel names a kernel of a code object FILE; a suite kernel is named alone");
+    if (o.kernel) return usage_error("sim", "--kernel names a kernel of a code object FILE; a suite kernel is named alone");
     const std::optional<std::vector<long long>> shape =
-        vm.count("shape") ? std::optional(parse_shape(vm["shape"].as<std::string>())) : std::nullopt;
-    const app::SuiteTarget target = app::resolve_suite(vm["target"].as<std::string>(),
-                                                       arch::load_arch(vm["arch"].as<std::string>()), shape,
-                                                       vm["code-objects"].as<std::string>());
+        o.shape ? std::optional(parse_shape(*o.shape)) : std::nullopt;
+    const app::SuiteTarget target = app::resolve_suite(*o.target,
+                                                       arch::load_arch(o.arch.value_or("gfx950")), shape,
+                                                       o.code_objects);
     const kernels::KernelSpec& spec = *target.spec;
-    const std::string id = vm["run-id"].as<std::string>().empty()
-                               ? app::default_run_id(vm.count("timing") ? "timing" : "sim", spec.name, target.arch.name)
-                               : vm["run-id"].as<std::string>();
-    if (vm.count("out")) traces::check_new_run(vm["out"].as<std::string>(), id);  // refused before the work, not after
-    if (vm.count("timing")) return run_timed(target, vm);
-    const std::uint64_t budget = vm["max-wave-instructions"].as<std::uint64_t>();
-    const app::FunctionalRun r = app::run_functional(target, vm["seed"].as<std::uint64_t>(), [&](emu::Emulator& e) {
+    const std::string id = o.store.id_or(app::default_run_id(o.timing ? "timing" : "sim", spec.name, target.arch.name));
+    if (o.store.out) traces::check_new_run(*o.store.out, id);  // refused before the work, not after
+    if (o.timing) return run_timed(target, o);
+    const std::uint64_t budget = o.budgets.wave_instructions;
+    const app::FunctionalRun r = app::run_functional(target, o.seed, [&](emu::Emulator& e) {
       e.set_wave_budget(budget);
-      e.set_launch_budget(vm["max-launch-instructions"].as<std::uint64_t>());
+      e.set_launch_budget(o.budgets.launch_instructions);
     });
     std::optional<kernels::DesignReport> design;
     if (spec.work) design = kernels::design_check(spec, target.arch, std::nullopt, target.shape);
     const std::vector<LdsKindRow> rows = app::lds_vs_design(r.stats, design ? &*design : nullptr);
     int disagree = 0;
     for (const auto& row : rows) disagree += !row.agree();
-    if (vm.count("json")) {
+    if (o.json) {
       std::cout << app::functional_json(target, r, rows).dump() << "\n";
     } else {
       std::printf("%s on %s, %s, seed %llu: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s (%.2f M/s)\n",
@@ -519,7 +499,7 @@ int run_sim(const std::vector<std::string>& args) {
                   r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
       print_text(r.stats, r.arch, r.same_output_in_reverse_order, rows, design.has_value());
     }
-    if (vm.count("out")) app::record_functional(vm["out"].as<std::string>(), id, target, r, store_writer_options());
+    if (o.store.out) app::record_functional(*o.store.out, id, target, r, writer_options(o.store));
     return r.pass && !disagree ? kOk : kFailed;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("sim", error_text(e));

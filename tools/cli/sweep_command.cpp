@@ -14,6 +14,7 @@
 #include "app/sweep.hpp"
 #include "tools/cli/mpi_world.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/design_run.hpp"
 #include "traces/text_table.hpp"
@@ -109,8 +110,10 @@ int run_sweep(const std::vector<std::string>& args) {
       "point, and the same output as one process.  A killed sweep's shards count as\n"
       "stored when it is run again (with any N, or none) and are merged then.\n";
   po::options_description opts;
-  opts.add_options()("help", "")("sweep", po::value<std::string>(), "")("out", po::value<std::string>(), "")(
-      "full", "")("json", "")("threads", po::value<int>()->default_value(0), "")("wait", po::value<double>()->default_value(60), "");
+  opts.add_options()("help", "")("sweep", po::value<std::string>(), "")(
+      "full", "")("json", "")("threads", po::value<int>()->default_value(0), "");
+  StoreOptions store;
+  opts.add(store_options(store, false, false));
   po::positional_options_description pos;
   pos.add("sweep", 1);
   po::variables_map vm;
@@ -121,7 +124,11 @@ int run_sweep(const std::vector<std::string>& args) {
     return kOk;
   }
   if (!vm.count("sweep")) return usage_error("sweep", "give the sweep file: tilelab sweep SWEEP.toml");
-  set_store_wait(vm["wait"].as<double>());
+  try {
+    writer_options(store);
+  } catch (const std::invalid_argument& e) {
+    return usage_error("sweep", e.what());
+  }
   app::SweepSpec spec;
   try {
     spec = app::read_sweep(vm["sweep"].as<std::string>());
@@ -131,8 +138,8 @@ int run_sweep(const std::vector<std::string>& args) {
   app::SweepOptions options;
   options.full = vm.count("full") > 0;
   options.threads = vm["threads"].as<int>();
-  options.out = vm.count("out") ? vm["out"].as<std::string>() : "";
-  options.store = store_writer_options();
+  options.out = store.out.value_or("");
+  options.store = writer_options(store);
   // Under mpirun/srun each rank runs its share into its shard; rank 0
   // gathers the others' points (a barrier), merges the shards into OUT in
   // the sweep's order and prints the summary a single process would.
