@@ -16,6 +16,7 @@
 #include "app/emulator_coverage.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/code_object_report.hpp"
 #include "traces/text_table.hpp"
 
@@ -71,9 +72,8 @@ int run_disasm(const std::vector<std::string>& args) {
       "  VMEM-load VMEM-store BRANCH WAITCNT BARRIER OTHER), one '|' per enclosing\n"
       "  loop, M for MFMA and L for LDS instructions (coloured on a terminal), the\n"
       "  instruction exactly as llvm-objdump prints it, and '-> pc' for branches.\n"
-      "--summary prints the header only.  --source adds '; file:line' where the source\n"
-      "line changes, from the code object's DWARF line table (the suite's kernels are\n"
-      "built with one; a code object without one gets none).\n"
+      "The suite's kernels are built with a DWARF line table (for --source); a code\n"
+      "object without one gets no source lines.\n"
       "--coverage lists, over every kernel of the files, the opcodes the functional\n"
       "emulator cannot run yet, with their instruction and kernel counts (marked\n"
       "\"(refused)\" where no public source settles the semantics, with why), then how\n"
@@ -81,30 +81,38 @@ int run_disasm(const std::vector<std::string>& args) {
       "the arch, the wave size, the scratch or the initial register state); --json\n"
       "gives it as one JSON object (what Python's tilelab.coverage returns).\n"
       "Exit status: 0 ok, 1 the file is not a readable code object, 2 bad command line.\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("summary", "")("source", "")("no-colour", "")("coverage", "")("json", "")(
-      "file", po::value<std::vector<std::string>>(), "")(
-      "kernel", po::value<std::string>(), "");
+  bool want_help = false, summary = false, with_source = false, no_colour = false, coverage_only = false, json = false;
+  std::vector<std::string> files;
+  std::optional<std::string> kernel;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "kernel", optional_value(kernel, "NAME"), "only this kernel of the code object")(
+      "summary", flag(summary), "the header only")(
+      "source", flag(with_source), "'; file:line' where the source line changes (DWARF line table)")(
+      "no-colour", flag(no_colour), "no colour even on a terminal")(
+      "coverage", flag(coverage_only), "what the emulator can run, over every kernel of the FILES")(
+      "json", flag(json), "with --coverage: one JSON object");
+  po::options_description all(opts);
+  all.add_options()("file", po::value(&files), "");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("disasm", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("disasm", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  if (!vm.count("file")) return usage_error("disasm", "a code object file is required");
-  const std::vector<std::string> files = vm["file"].as<std::vector<std::string>>();
-  if (!vm.count("coverage") && files.size() != 1) return usage_error("disasm", "one code object at a time (or --coverage FILES...)");
+  if (files.empty()) return usage_error("disasm", "a code object file is required");
+  if (!coverage_only && files.size() != 1) return usage_error("disasm", "one code object at a time (or --coverage FILES...)");
   try {
-    if (vm.count("coverage")) return coverage(files, vm.count("json") > 0);
+    if (coverage_only) return coverage(files, json);
     const isa::CodeObject co = isa::read_code_object(files[0]);
     const isa::Decoder decoder(co.arch);
-    const bool colour = !vm.count("no-colour") && isatty(STDOUT_FILENO);
+    const bool colour = !no_colour && isatty(STDOUT_FILENO);
     std::vector<const isa::Kernel*> kernels;
-    if (vm.count("kernel")) {
-      kernels.push_back(&co.kernel(vm["kernel"].as<std::string>()));
+    if (kernel) {
+      kernels.push_back(&co.kernel(*kernel));
     } else {
       for (const auto& k : co.kernels) kernels.push_back(&k);
     }
@@ -112,10 +120,10 @@ int run_disasm(const std::vector<std::string>& args) {
       const isa::Program p = decoder.decode(co, *k);
       print_resources(std::cout, co, *k);
       print_class_counts(std::cout, p);
-      if (!vm.count("summary")) {
+      if (!summary) {
         std::cout << "\n";
         std::vector<std::string> source;
-        if (vm.count("source")) {
+        if (with_source) {
           std::vector<std::uint64_t> pcs;
           for (const isa::Instruction& in : p.instructions) pcs.push_back(in.pc);
           source = isa::source_lines(co, pcs);

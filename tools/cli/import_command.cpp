@@ -37,13 +37,7 @@ const char* kHelp =
     "rocprofv3 reports it — quad-cycles for SQ_WAVE_CYCLES and the other counters\n"
     "AMD defines in quad-cycles — which is how the cycle model reports the same\n"
     "counters, so `tilelab compare` lines them up name by name.\n"
-    "--kernel keeps only the dispatches of that kernel; --arch records the GPU's\n"
-    "gfx (the kernel trace does not say it); --shape records the problem shape in\n"
-    "tilelab's words (M=4096,N=4096,K=4096), so the run compares with a simulated\n"
-    "run of that shape without --force (default: grid=X,Y,Z block=X,Y,Z).\n"
-    "--cus N --xccs N record the GPU's CUs and XCCs (MI355X: 256 and 8) as the\n"
-    "counters CU_NUM and XCC_NUM, so that compare derives MFMA utilisation and\n"
-    "occupancy from GRBM_GUI_ACTIVE (counted once per XCC).\n"
+
     "A malformed file (truncated, wrong columns, a database of another schema\n"
     "version) is one line naming the file and the line; the store is untouched.\n"
     "The import is all or nothing: every run is published at once, and any\n"
@@ -53,47 +47,51 @@ const char* kHelp =
 }  // namespace
 
 int run_import(const std::vector<std::string>& args) {
-  po::options_description opts;
-  opts.add_options()("help", "")("what", po::value<std::string>(), "")("path", po::value<std::string>(), "")(
-      "kernel", po::value<std::string>()->default_value(""), "")(
-      "arch", po::value<std::string>()->default_value(""), "")("shape", po::value<std::string>()->default_value(""), "")(
-      "run-id-prefix", po::value<std::string>()->default_value("rocprof"), "")("cus", po::value<int>()->default_value(0), "")(
-      "xccs", po::value<int>()->default_value(0), "");
+  bool want_help = false;
+  std::optional<std::string> what, path;
+  traces::rocprof::ImportOptions o;
+  o.id_prefix = "rocprof";
   StoreOptions store;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "kernel", po::value(&o.kernel)->value_name("NAME"), "keep only the dispatches of this kernel")(
+      "arch", po::value(&o.arch)->value_name("GFX"), "the GPU's gfx (the kernel trace does not say it; a workload's sysinfo.csv does)")(
+      "shape", po::value(&o.shape)->value_name("TEXT"),
+      "the problem shape in tilelab's words (M=4096,N=4096,K=4096), so the run compares with a simulated run of "
+      "that shape without --force (default: grid=X,Y,Z block=X,Y,Z)")(
+      "cus", po::value(&o.cus)->value_name("N"), "the GPU's CUs (MI355X: 256), recorded as the counter CU_NUM")(
+      "xccs", po::value(&o.xccs)->value_name("N"),
+      "the GPU's XCCs (MI355X: 8), recorded as XCC_NUM, so compare derives MFMA utilisation and occupancy from "
+      "GRBM_GUI_ACTIVE (counted once per XCC)")(
+      "run-id-prefix", po::value(&o.id_prefix)->value_name("P")->default_value("rocprof"), "run ids are <P>-<dispatch id>");
   opts.add(store_options(store, false, false));
+  po::options_description all(opts);
+  all.add_options()("what", optional_value(what), "")("path", optional_value(path), "");
   po::positional_options_description pos;
   pos.add("what", 1).add("path", 1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("import", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << kHelp;
+  if (!parse_options("import", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, kHelp, opts);
     return kOk;
   }
-  if (!vm.count("what") || vm["what"].as<std::string>() != "rocprof")
+  if (what.value_or("") != "rocprof")
     return usage_error("import", "expected `import rocprof DIR|FILE` (rocprofv3's output is what tilelab imports)");
-  if (!vm.count("path")) return usage_error("import", "expected the rocprofv3 output folder or file");
+  if (!path) return usage_error("import", "expected the rocprofv3 output folder or file");
   if (!store.out) return usage_error("import", "--out FILE.h5 is required");
   try {
-    writer_options(store);
+    o.writer = writer_options(store);
   } catch (const std::invalid_argument& e) {
     return usage_error("import", e.what());
   }
   traces::rocprof::Profile profile;
   try {
-    profile = traces::rocprof::read_profile(vm["path"].as<std::string>());  // all of it, before the store is touched
+    profile = traces::rocprof::read_profile(*path);  // all of it, before the store is touched
   } catch (const traces::rocprof::FormatError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kUsage;
   }
-  traces::rocprof::ImportOptions o;
-  o.id_prefix = vm["run-id-prefix"].as<std::string>();
-  o.kernel = vm["kernel"].as<std::string>();
-  o.arch = vm["arch"].as<std::string>();
-  o.shape = vm["shape"].as<std::string>();
-  o.cus = vm["cus"].as<int>();
-  o.xccs = vm["xccs"].as<int>();
-  o.writer = writer_options(store);
   if (o.cus < 0 || o.xccs < 0) return usage_error("import", "--cus and --xccs take positive counts");
   try {
     const std::vector<std::string> ids = traces::rocprof::import_profile(profile, *store.out, o);

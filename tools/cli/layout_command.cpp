@@ -9,6 +9,7 @@
 #include "layouts/render.hpp"
 #include "app/json.hpp"
 #include "tools/cli/command.hpp"
+#include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
 
@@ -192,9 +193,17 @@ int run_layout(const std::vector<std::string>& args) {
   const std::string& sub = args[0];
   if (sub != "eval" && sub != "show") return usage_error("unknown layout subcommand '" + sub + "'");
 
-  po::options_description opts;
-  opts.add_options()("help,h", "")("json", "")("file", po::value<std::string>(), "")(
-      "svg", po::value<std::string>(), "")("tv", "")("expr", po::value<std::vector<std::string>>(), "");
+  bool want_help = false, json = false, tv = false;
+  std::optional<std::string> file, svg;
+  std::vector<std::string> exprs;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help,h", flag(want_help), "this text")(
+      "json", flag(json), "eval: one JSON value per line")(
+      "file", optional_value(file, "F"), "eval: one expression per line (- reads standard input)")(
+      "svg", optional_value(svg, "FILE"), "show: also draw it")(
+      "tv", flag(tv), "show: the thread-value layout make_layout_tv(THR, VAL)");
+  po::options_description all(opts);
+  all.add_options()("expr", po::value(&exprs), "");
   po::positional_options_description pos;
   pos.add("expr", -1);
   po::variables_map vm;
@@ -203,7 +212,7 @@ int run_layout(const std::vector<std::string>& args) {
     // options are options, so allow_long_disguise is off and short options off.
     auto style = po::command_line_style::unix_style ^ po::command_line_style::allow_short;
     po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
-                  .options(opts)
+                  .options(all)
                   .positional(pos)
                   .style(style)
                   .run(),
@@ -212,20 +221,17 @@ int run_layout(const std::vector<std::string>& args) {
   } catch (const po::error& e) {
     return usage_error(e.what());
   }
-  if (vm.count("help")) {
-    std::cout << help_text();
+  if (want_help) {
+    std::cout << help_text() << "\n" << opts;
     return kOk;
   }
-  std::vector<std::string> exprs = vm.count("expr") ? vm["expr"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  std::string file = vm.count("file") ? vm["file"].as<std::string>() : "";
-  std::string svg_path = vm.count("svg") ? vm["svg"].as<std::string>() : "";
   if (sub == "eval") {
-    if (vm.count("svg") || vm.count("tv")) return usage_error("--svg and --tv belong to 'layout show'");
-    if (exprs.empty() && file.empty()) return usage_error("eval needs expressions or --file");
-    return run_eval(exprs, file, vm.count("json") > 0);
+    if (svg || tv) return usage_error("--svg and --tv belong to 'layout show'");
+    if (exprs.empty() && !file) return usage_error("eval needs expressions or --file");
+    return run_eval(exprs, file.value_or(""), json);
   }
-  if (vm.count("file") || vm.count("json")) return usage_error("--file and --json belong to 'layout eval'");
-  return run_show(exprs, vm.count("tv") > 0, svg_path);
+  if (file || json) return usage_error("--file and --json belong to 'layout eval'");
+  return run_show(exprs, tv, svg.value_or(""));
 }
 
 }  // namespace tilelab::cli

@@ -3,34 +3,42 @@
 #include "app/error_text.hpp"
 #include "app/lds_json.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 
 namespace tilelab::cli {
 
 int run_occupancy(const std::vector<std::string>& args) {
   const char* help =
-      "usage: tilelab occupancy --arch A --vgprs N --agprs N --sgprs N --lds BYTES --wg-size N [--json]\n\n"
+      "usage: tilelab occupancy --wg-size N [--arch A] [--vgprs N] [--agprs N] [--sgprs N] [--lds BYTES] [--json]\n\n"
       "Workgroups per CU and waves per SIMD for a kernel's resources, each resource's\n"
-      "own limit, and the one that binds.  --sgprs counts as the code object does\n"
-      "(VCC included).  AMD architectures (the arch file's [registers]).\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("json", "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "vgprs", po::value<int>()->default_value(0), "")("agprs", po::value<int>()->default_value(0), "")(
-      "sgprs", po::value<int>()->default_value(0), "")("lds", po::value<long long>()->default_value(0), "")(
-      "wg-size", po::value<int>(), "");
+      "own limit, and the one that binds.  AMD architectures (the arch file's\n"
+      "[registers]).\n";
+  bool want_help = false, json = false;
+  std::optional<std::string> arch;
+  std::optional<int> wg_size;
+  lds::KernelResources k{};
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "vgprs", po::value(&k.vgprs)->value_name("N")->default_value(0), "architected VGPRs per lane")(
+      "agprs", po::value(&k.agprs)->value_name("N")->default_value(0), "accumulation VGPRs per lane")(
+      "sgprs", po::value(&k.sgprs)->value_name("N")->default_value(0), "SGPRs, counted as the code object does (VCC included)")(
+      "lds", po::value(&k.lds_bytes)->value_name("BYTES")->default_value(0), "LDS per workgroup")(
+      "wg-size", optional_value(wg_size, "N"), "work-items per workgroup (required)")(
+      "json", flag(json), "one JSON object");
+  add_arch_option(opts, arch, "gfx950");
   po::variables_map vm;
   int status = kOk;
   if (!parse_options("occupancy", args, opts, vm, status)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  if (!vm.count("wg-size")) return usage_error("occupancy", "--wg-size is required");
+  if (!wg_size) return usage_error("occupancy", "--wg-size is required");
   try {
-    arch::Arch a = arch::load_arch(vm["arch"].as<std::string>());
-    lds::KernelResources k{vm["vgprs"].as<int>(), vm["agprs"].as<int>(), vm["sgprs"].as<int>(),
-                           vm["lds"].as<long long>(), vm["wg-size"].as<int>()};
+    arch::Arch a = arch::load_arch(arch.value_or("gfx950"));
+    k.workgroup_size = *wg_size;
     lds::Occupancy o = lds::occupancy(a, k);
-    if (vm.count("json")) {
+    if (json) {
       std::cout << app::occupancy_json(a, o).dump() << "\n";
       return kOk;
     }

@@ -44,11 +44,9 @@ const char* kHelp =
     "                 and the global-memory microbenchmarks are built for NVIDIA)\n"
     "  --device emu   the functional emulator (--arch, default gfx950): the check only,\n"
     "                 it has no clock (tilelab sim --timing models the time)\n"
-    "--ordinal N picks the GPU (default 0).  DIR is the build's kernels folder unless\n"
-    "--code-objects names another.  --max-memory BYTES (default: half of this\n"
-    "machine's memory): the most a launch file's buffers may take together.\n\n"
-    "Timing: --warmup N untimed launches (default 3), then --reps N launches (default\n"
-    "20), each alone between two events, each after a write larger than every cache\n"
+    "DIR is the build's kernels folder unless --code-objects names another.\n\n"
+    "Timing: --warmup untimed launches, then --reps launches, each alone between\n"
+    "two events, each after a write larger than every cache\n"
     "level (L2, and the 256 MB Infinity Cache on MI300/MI350; --no-flush skips it)\n"
     "outside the timed window.  Prints the median, min, max, quartiles, IQR and\n"
     "coefficient of variation, and TFLOP/s and GB/s at the median for the shape.\n"
@@ -114,40 +112,53 @@ void print_text(const kernels::DeviceRun& r, const std::string& shape) {
 }  // namespace
 
 int run_run(const std::vector<std::string>& args) {
-  po::options_description opts;
-  opts.add_options()("help", "")("target", po::value<std::string>(), "")("device", po::value<std::string>(), "")(
-      "launch", po::value<std::string>(), "")("shape", po::value<std::string>(), "")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "")("reps", po::value<int>()->default_value(20), "")(
-      "warmup", po::value<int>()->default_value(3), "")("no-flush", "")("wave-stamps", "")(
-      "ordinal", po::value<int>()->default_value(0), "")("max-memory", po::value<std::uint64_t>()->default_value(0), "")("arch", po::value<std::string>()->default_value("gfx950"), "")(
-      "code-objects", po::value<std::string>()->default_value(""), "")("json", "");
+  bool want_help = false, json = false, no_flush = false;
+  std::optional<std::string> target, device_kind, launch_path, shape_text, arch;
+  std::uint64_t seed = 1, max_memory = 0;
+  int ordinal = 0;
+  kernels::RunOptions o;
   StoreOptions store;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "device", optional_value(device_kind, "hip|cuda|emu"), "where to run (required; above)")(
+      "shape", optional_value(shape_text, "D1,D2,..."),
+      "the spec's dimensions (default its first example), or NAME=V,... for a launch template")(
+      "seed", po::value(&seed)->value_name("N")->default_value(1), "the inputs' seed")(
+      "reps", po::value(&o.reps)->value_name("N")->default_value(20), "timed launches (0 to 100000)")(
+      "warmup", po::value(&o.warmup)->value_name("N")->default_value(3), "untimed launches first (0 to 100000)")(
+      "no-flush", flag(no_flush), "do not write past every cache level before each timed launch")(
+      "wave-stamps", flag(o.wave_stamps), "launch the timestamp build once more and store one row per wave")(
+      "ordinal", po::value(&ordinal)->value_name("N")->default_value(0), "which GPU")(
+      "launch", optional_value(launch_path, "L.toml"), "a code object's launch file (tilelab sim --help)")(
+      "max-memory", po::value(&max_memory)->value_name("BYTES")->default_value(0, "half this machine's memory"),
+      "the most a launch file's buffers may take together")(
+      "code-objects", po::value(&o.code_object_dir)->value_name("DIR")->default_value("", "the build's"),
+      "where KERNEL's code objects are")(
+      "json", flag(json), "the run as one JSON object");
+  add_arch_option(opts, arch, "gfx950 (--device emu with a code object: its own processor)");
   opts.add(store_options(store));
+  po::options_description all(opts);
+  all.add_options()("target", optional_value(target), "");
   po::positional_options_description pos;
   pos.add("target", 1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("run", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << kHelp;
+  if (!parse_options("run", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, kHelp, opts);
     return kOk;
   }
-  if (!vm.count("target")) return usage_error("run", "expected a kernel or a code object");
-  if (!vm.count("device")) return usage_error("run", "--device hip, cuda or emu is required");
-  const std::string target = vm["target"].as<std::string>(), kind = vm["device"].as<std::string>();
+  if (!target) return usage_error("run", "expected a kernel or a code object");
+  if (!device_kind) return usage_error("run", "--device hip, cuda or emu is required");
+  const std::string& kind = *device_kind;
   if (kind != "hip" && kind != "cuda" && kind != "emu") return usage_error("run", "--device takes hip, cuda or emu");
-  kernels::RunOptions o;
-  o.reps = vm["reps"].as<int>();
-  o.warmup = vm["warmup"].as<int>();
-  o.flush = !vm.count("no-flush");
-  o.wave_stamps = vm.count("wave-stamps") > 0;
-  o.code_object_dir = vm["code-objects"].as<std::string>();
+  o.flush = !no_flush;
   if (o.reps < 0 || o.reps > 100000 || o.warmup < 0 || o.warmup > 100000)
     return usage_error("run", "--reps and --warmup take 0 to 100000");
-  if (vm["ordinal"].as<int>() < 0) return usage_error("run", "--ordinal takes a GPU's number, 0 or more");
-  const bool code_object = names_code_object(target);
-  if (code_object && !vm.count("launch")) return usage_error("run", "a code object needs --launch L.toml");
-  if (!code_object && vm.count("launch")) return usage_error("run", "--launch is for a code object, not a kernel of the suite");
+  if (ordinal < 0) return usage_error("run", "--ordinal takes a GPU's number, 0 or more");
+  const bool code_object = names_code_object(*target);
+  if (code_object && !launch_path) return usage_error("run", "a code object needs --launch L.toml");
+  if (!code_object && launch_path) return usage_error("run", "--launch is for a code object, not a kernel of the suite");
   try {
     writer_options(store);
   } catch (const std::invalid_argument& e) {
@@ -155,30 +166,27 @@ int run_run(const std::vector<std::string>& args) {
   }
   try {
     std::vector<long long> shape;
-    std::string kernel_name = target;
+    std::string kernel_name = *target;
     std::optional<isa::CodeObject> co;
     std::optional<kernels::LaunchFile> launch;
     if (code_object) {
-      co = isa::read_code_object(target);
-      launch = kernels::read_launch_file(vm["launch"].as<std::string>(), *co, vm["max-memory"].as<std::uint64_t>(),
-                                         vm.count("shape") ? app::parse_named_shape(vm["shape"].as<std::string>())
-                                                           : std::map<std::string, std::int64_t>{});
+      co = isa::read_code_object(*target);
+      launch = kernels::read_launch_file(*launch_path, *co, max_memory,
+                                         shape_text ? app::parse_named_shape(*shape_text) : std::map<std::string, std::int64_t>{});
       kernel_name = launch->kernel;
     } else {
-      const kernels::KernelSpec& spec = kernels::find_spec(target);
-      shape = vm.count("shape") ? parse_shape(vm["shape"].as<std::string>()) : spec.example_shapes.front();
+      const kernels::KernelSpec& spec = kernels::find_spec(*target);
+      shape = shape_text ? parse_shape(*shape_text) : spec.example_shapes.front();
     }
-    const std::unique_ptr<hw::Device> device = app::open_device(kind, vm["ordinal"].as<int>(),
-                                                           kind == "emu" && co && vm["arch"].defaulted() ? co->arch
-                                                                                                          : vm["arch"].as<std::string>());
-    std::string id = store.run_id;
-    if (id.empty()) id = "run-" + kernel_name + "-" + kind + "-" + device->info().arch;
+    const std::unique_ptr<hw::Device> device =
+        app::open_device(kind, ordinal, arch.value_or(kind == "emu" && co ? co->arch : "gfx950"));
+    const std::string id = store.id_or("run-" + kernel_name + "-" + kind + "-" + device->info().arch);
     if (store.out) traces::check_new_run(*store.out, id);
     const kernels::DeviceRun r = code_object
                                      ? kernels::run_launch_file_on_device(*device, *co, *launch, o)
-                                     : kernels::run_on_device(*device, target, shape, vm["seed"].as<std::uint64_t>(), o);
+                                     : kernels::run_on_device(*device, *target, shape, seed, o);
     const std::string shape_str = app::device_run_shape(r, code_object ? launch->path : "");
-    if (vm.count("json")) std::cout << app::device_run_json(r, shape_str).dump(2) << "\n";
+    if (json) std::cout << app::device_run_json(r, shape_str).dump(2) << "\n";
     else print_text(r, shape_str);
     if (store.out) app::record_device_run(*store.out, id, r, shape_str, writer_options(store));
     return r.check.pass() ? kOk : kFailed;

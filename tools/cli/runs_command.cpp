@@ -8,6 +8,7 @@
 #include "app/run_json.hpp"
 #include "app/error_text.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "traces/analysis.hpp"
 #include "traces/rocprof/profile.hpp"
 
@@ -123,25 +124,30 @@ int run_compare(const std::vector<std::string>& args) {
       "usage: tilelab compare FILE RUN_A RUN_B [--by class|pc|wave] [--in-order] [--json] [--force]\n\n"
       "Side by side: median time ratio (B/A), per instruction class (or pc, or wave)\n"
       "instructions, busy cycles and stall cycles, LDS conflict cycles, and the counters\n"
-      "both runs have.  --by pc lists the pcs that differ most first; with --in-order\n"
-      "in program order (the two runs' listings side by side).  Runs of different\n"
-      "kernels or problem shapes are refused unless --force (or unless one was\n"
-      "simulated `sim --like` the other).\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("json", "")("force", "")("in-order", "")("by", po::value<std::string>()->default_value("class"), "")(
-      "pos", po::value<std::vector<std::string>>(), "");
+      "both runs have.  --by pc lists the pcs that differ most first.  Runs of\n"
+      "different kernels or problem shapes are refused unless --force (or unless one\n"
+      "was simulated `sim --like` the other).\n";
+  bool want_help = false, json = false, force = false, in_order = false;
+  std::string by_s = "class";
+  std::vector<std::string> p;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "by", po::value(&by_s)->value_name("class|pc|wave")->default_value("class"), "what the rows are")(
+      "in-order", flag(in_order), "with --by pc: program order, the two runs' listings side by side")(
+      "force", flag(force), "compare runs of different kernels or problem shapes")(
+      "json", flag(json), "one JSON object");
+  po::options_description all(opts);
+  all.add_options()("pos", po::value(&p), "");
   po::positional_options_description pos;
   pos.add("pos", -1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("compare", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("compare", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (p.size() != 3) return usage_error("compare", "expected FILE RUN_A RUN_B");
-  std::string by_s = vm["by"].as<std::string>();
   traces::CompareBy by = by_s == "class" ? traces::CompareBy::kClass
                          : by_s == "pc"  ? traces::CompareBy::kPc
                          : by_s == "wave" ? traces::CompareBy::kWave
@@ -149,10 +155,10 @@ int run_compare(const std::vector<std::string>& args) {
   if (static_cast<int>(by) == -1) return usage_error("compare", "--by takes class, pc or wave");
   try {
     traces::Reader r(p[0]);
-    if (vm.count("in-order") && by != traces::CompareBy::kPc) return usage_error("compare", "--in-order goes with --by pc");
-    traces::Comparison c = traces::compare(r, p[1], p[2], by, vm.count("force") > 0);
-    if (vm.count("in-order")) traces::set_program_order(c);
-    if (vm.count("json")) traces::print_json(c, std::cout);
+    if (in_order && by != traces::CompareBy::kPc) return usage_error("compare", "--in-order goes with --by pc");
+    traces::Comparison c = traces::compare(r, p[1], p[2], by, force);
+    if (in_order) traces::set_program_order(c);
+    if (json) traces::print_json(c, std::cout);
     else traces::print_table(c, by, std::cout);
   } catch (const traces::StoreError& e) {
     return store_error(e);
@@ -173,9 +179,8 @@ int run_export(const std::vector<std::string>& args) {
       "rocprofv3 writes it (names interned: about a quarter of the JSON's size), one\n"
       "cycle shown as one nanosecond; .json is Chrome trace-event JSON, any viewer\n"
       "reads it, its timestamps are the run's own unit (cycles or ns, in otherData)\n"
-      "written where the format expects microseconds.  Above --max-slices events\n"
-      "(default 2,000,000) consecutive instructions of a wave are grouped into one\n"
-      "slice, which keeps the trace loadable.\n"
+      "written where the format expects microseconds.  --max-slices keeps the trace\n"
+      "loadable.\n"
       "Several runs (an imported rocprofv3 thread trace beside a cycle-model run of the\n"
       "same kernel) go into one file as parallel groups of tracks, each CU named\n"
       "\"<run>: CU n\"; the slice budget is shared between them.\n"
@@ -187,37 +192,44 @@ int run_export(const std::vector<std::string>& args) {
       "trace decoder writes it); importing DIR gives the same runs.\n"
       "What the store does not keep is written as 0 (queue, stream, thread and kernel\n"
       "ids; timestamps: each dispatch starts at 0 and lasts its duration).\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("perfetto", po::value<std::string>(), "")("rocprof", po::value<std::string>(), "")(
-      "max-slices", po::value<unsigned long long>()->default_value(2000000), "")(
-      "pos", po::value<std::vector<std::string>>(), "");
+  bool want_help = false;
+  std::optional<std::string> perfetto, rocprof;
+  unsigned long long max_slices = 2000000;
+  std::vector<std::string> p;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "perfetto", optional_value(perfetto, "OUT.pftrace|OUT.json"), "the timelines for the Perfetto UI")(
+      "max-slices", po::value(&max_slices)->value_name("N")->default_value(2000000),
+      "above this many events, consecutive instructions of a wave are grouped into one slice")(
+      "rocprof", optional_value(rocprof, "DIR"), "imported runs back as rocprofv3 writes them");
+  po::options_description all(opts);
+  all.add_options()("pos", po::value(&p), "");
   po::positional_options_description pos;
   pos.add("pos", -1);
   po::variables_map vm;
   int status = kOk;
-  if (!parse_options("export", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("export", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  std::vector<std::string> p = vm.count("pos") ? vm["pos"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (p.size() < 2 || vm.count("perfetto") + vm.count("rocprof") != 1)
+  if (p.size() < 2 || perfetto.has_value() == rocprof.has_value())
     return usage_error("export", "expected FILE RUN [RUN ...] and one of --perfetto OUT.json, --rocprof DIR");
-  if (vm.count("rocprof")) {
+  if (rocprof) {
     try {
       const traces::Reader r(p[0]);
       for (const std::string& f :
-           traces::rocprof::export_runs(r, std::vector<std::string>(p.begin() + 1, p.end()), vm["rocprof"].as<std::string>()))
+           traces::rocprof::export_runs(r, std::vector<std::string>(p.begin() + 1, p.end()), *rocprof))
         std::cout << "wrote " << f << "\n";
       return kOk;
     } catch (const std::exception& e) {
       return store_error(e);
     }
   }
-  const std::string out = vm["perfetto"].as<std::string>();
+  const std::string out = *perfetto;
   try {
     const traces::PerfettoStats st = app::write_perfetto(p[0], std::vector<std::string>(p.begin() + 1, p.end()), out,
-                                                         vm["max-slices"].as<unsigned long long>());
+                                                         max_slices);
     std::cout << "wrote " << out << ": " << st.slices << " slices for " << st.events << " events"
               << (st.group > 1 ? " (" + std::to_string(st.group) + " instructions per slice)" : "")
               << (st.counter_samples ? ", " + std::to_string(st.counter_samples) + " samples on the XCDs' counter tracks" : "")

@@ -109,21 +109,28 @@ int run_sweep(const std::vector<std::string>& args) {
       "OUT in the sweep's order and prints the summary: the same file, point for\n"
       "point, and the same output as one process.  A killed sweep's shards count as\n"
       "stored when it is run again (with any N, or none) and are merged then.\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("sweep", po::value<std::string>(), "")(
-      "full", "")("json", "")("threads", po::value<int>()->default_value(0), "");
+  bool want_help = false, json = false;
+  std::optional<std::string> sweep_file;
+  app::SweepOptions options;
   StoreOptions store;
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "full", flag(options.full), "simulate every workgroup of every point (no sampling or fast-forward)")(
+      "json", flag(json), "the summary as one JSON object")(
+      "threads", po::value(&options.threads)->value_name("N")->default_value(0, "one per core"), "threads per process");
   opts.add(store_options(store, false, false));
+  po::options_description all(opts);
+  all.add_options()("sweep", optional_value(sweep_file), "");
   po::positional_options_description pos;
   pos.add("sweep", 1);
   po::variables_map vm;
   int status = 0;
-  if (!parse_options("sweep", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("sweep", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  if (!vm.count("sweep")) return usage_error("sweep", "give the sweep file: tilelab sweep SWEEP.toml");
+  if (!sweep_file) return usage_error("sweep", "give the sweep file: tilelab sweep SWEEP.toml");
   try {
     writer_options(store);
   } catch (const std::invalid_argument& e) {
@@ -131,13 +138,10 @@ int run_sweep(const std::vector<std::string>& args) {
   }
   app::SweepSpec spec;
   try {
-    spec = app::read_sweep(vm["sweep"].as<std::string>());
+    spec = app::read_sweep(*sweep_file);
   } catch (const std::exception& e) {
     return usage_error("sweep", error_text(e));
   }
-  app::SweepOptions options;
-  options.full = vm.count("full") > 0;
-  options.threads = vm["threads"].as<int>();
   options.out = store.out.value_or("");
   options.store = writer_options(store);
   // Under mpirun/srun each rank runs its share into its shard; rank 0
@@ -173,7 +177,7 @@ int run_sweep(const std::vector<std::string>& args) {
     return kFailed;
   }
   if (world.rank() != 0) return kOk;
-  if (vm.count("json")) std::cout << app::sweep_json(result).dump(2) << "\n";
+  if (json) std::cout << app::sweep_json(result).dump(2) << "\n";
   else print_sweep(result);
   return kOk;
 }

@@ -10,6 +10,7 @@
 #include "app/tuning.hpp"
 #include "app/target.hpp"
 #include "tools/cli/cli_util.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/cli/command.hpp"
 #include "app/error_text.hpp"
 #include "traces/tuning_db.hpp"
@@ -29,43 +30,50 @@ int run_tune(const std::vector<std::string>& args) {
       "lookup: the winner for one shape: the stored shape itself, or the nearest\n"
       "one (least sum over the dimensions of |log2| of their ratio), said as such;\n"
       "--json: as one JSON object (what Python's tilelab.tune_lookup returns).\n";
-  po::options_description opts;
-  opts.add_options()("help", "")("action", po::value<std::string>(), "")("file", po::value<std::string>(), "")(
-      "out", po::value<std::string>(), "")("family", po::value<std::string>(), "")("shape", po::value<std::string>(), "")(
-      "arch", po::value<std::string>()->default_value("gfx950"), "")("json", "");
+  bool want_help = false, json = false;
+  std::optional<std::string> action, file, out, family, shape;
+  std::string arch = "gfx950";
+  po::options_description opts = option_group("options");
+  opts.add_options()("help", flag(want_help), "this text")(
+      "out", optional_value(out, "tuning.db"), "export: the database to write")(
+      "family", optional_value(family, "NAME"), "lookup: the sweep's name")(
+      "shape", optional_value(shape, "M=..,N=..,K=.."), "lookup: the problem")(
+      "arch", po::value(&arch)->value_name("GFX")->default_value("gfx950"), "lookup: the GPU")(
+      "json", flag(json), "lookup: one JSON object");
+  po::options_description all(opts);
+  all.add_options()("action", optional_value(action), "")("file", optional_value(file), "");
   po::positional_options_description pos;
   pos.add("action", 1).add("file", 1);
   po::variables_map vm;
   int status = 0;
-  if (!parse_options("tune", args, opts, vm, status, &pos)) return status;
-  if (vm.count("help")) {
-    std::cout << help;
+  if (!parse_options("tune", args, all, vm, status, &pos)) return status;
+  if (want_help) {
+    print_help(std::cout, help, opts);
     return kOk;
   }
-  const std::string action = vm.count("action") ? vm["action"].as<std::string>() : "";
-  if ((action != "export" && action != "lookup") || !vm.count("file"))
+  if ((action != "export" && action != "lookup") || !file)
     return usage_error("tune", "say tune export SWEEP.h5 --out tuning.db, or tune lookup tuning.db --family F --shape ...");
   try {
     if (action == "export") {
-      if (!vm.count("out")) return usage_error("tune", "export needs --out tuning.db");
-      const std::vector<traces::TuningEntry> points = app::sweep_points(vm["file"].as<std::string>());
+      if (!out) return usage_error("tune", "export needs --out tuning.db");
+      const std::vector<traces::TuningEntry> points = app::sweep_points(*file);
       if (points.empty()) {
-        std::cerr << "error: " << vm["file"].as<std::string>() << " holds no sweep points (tilelab sweep --out)\n";
+        std::cerr << "error: " << *file << " holds no sweep points (tilelab sweep --out)\n";
         return kFailed;
       }
-      traces::write_tuning_db(vm["out"].as<std::string>(), points);
-      std::printf("wrote %s: %zu candidate points\n", vm["out"].as<std::string>().c_str(), points.size());
+      traces::write_tuning_db(*out, points);
+      std::printf("wrote %s: %zu candidate points\n", out->c_str(), points.size());
       return kOk;
     }
-    if (!vm.count("family") || !vm.count("shape")) return usage_error("tune", "lookup needs --family NAME and --shape M=..,N=..");
-    const auto answer = traces::lookup_tuning_db(vm["file"].as<std::string>(), vm["arch"].as<std::string>(),
-                                                 vm["family"].as<std::string>(), app::parse_named_shape(vm["shape"].as<std::string>()));
+    if (!family || !shape) return usage_error("tune", "lookup needs --family NAME and --shape M=..,N=..");
+    const auto answer = traces::lookup_tuning_db(*file, arch,
+                                                 *family, app::parse_named_shape(*shape));
     if (!answer) {
-      std::cerr << "error: no entry for family '" << vm["family"].as<std::string>() << "' on " << vm["arch"].as<std::string>()
-                << " in " << vm["file"].as<std::string>() << "\n";
+      std::cerr << "error: no entry for family '" << *family << "' on " << arch
+                << " in " << *file << "\n";
       return kFailed;
     }
-    if (vm.count("json")) {
+    if (json) {
       std::cout << app::tuning_answer_json(*answer).dump(2) << "\n";
       return kOk;
     }
