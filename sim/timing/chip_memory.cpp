@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <type_traits>
 
 namespace tilelab::timing {
 
@@ -52,7 +54,11 @@ std::uint64_t BandwidthCalendar::reserve(std::uint64_t cycle, double bytes) {
 
 LineCache::LineCache(long long bytes, int line_bytes, int ways)
     : sets_(static_cast<std::uint64_t>(bytes / (static_cast<long long>(line_bytes) * ways))), ways_(ways),
-      lines_(static_cast<std::size_t>(sets_) * static_cast<std::size_t>(ways)) {}
+      size_(static_cast<std::size_t>(sets_) * static_cast<std::size_t>(ways)),
+      lines_(static_cast<Way*>(std::calloc(std::max<std::size_t>(size_, 1), sizeof(Way)))) {
+  static_assert(std::is_trivially_copyable_v<Way>, "a zeroed Way must be an empty one");
+  if (!lines_) throw std::bad_alloc();
+}
 
 std::size_t LineCache::set_of(std::uint64_t line) const {
   return static_cast<std::size_t>(fold(line) % sets_) * static_cast<std::size_t>(ways_);
@@ -63,21 +69,21 @@ LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
   ++clock_;
   Way* victim = &set[0];
   for (int w = 0; w < ways_; ++w) {
-    if (set[w].line == line) {
+    if (set[w].holds(line)) {
       set[w].last_use = clock_;
       set[w].dirty = set[w].dirty || dirty;
-      return {true, false, 0, set[w].fill_asked, set[w].fill_ready, static_cast<std::size_t>(&set[w] - lines_.data())};
+      return {true, false, 0, set[w].fill_asked, set[w].fill_ready, static_cast<std::size_t>(&set[w] - lines_.get())};
     }
     if (set[w].last_use < victim->last_use) victim = &set[w];
   }
   Outcome o;
-  o.evicted_dirty = victim->line != ~0ull && victim->dirty;
-  o.victim = victim->line;
-  victim->line = line;
+  o.evicted_dirty = !victim->empty() && victim->dirty;
+  o.victim = victim->empty() ? ~0ull : victim->tag - 1;
+  victim->tag = line + 1;
   victim->last_use = clock_;
   victim->dirty = dirty;
   victim->fill_asked = victim->fill_ready = 0;
-  o.way = static_cast<std::size_t>(victim - lines_.data());
+  o.way = static_cast<std::size_t>(victim - lines_.get());
   return o;
 }
 
@@ -95,26 +101,26 @@ std::uint64_t merged_with_fill(const LineCache::Outcome& o, std::uint64_t cycle,
 void LineCache::invalidate(std::uint64_t line) {
   Way* set = &lines_[set_of(line)];
   for (int w = 0; w < ways_; ++w)
-    if (set[w].line == line) set[w] = Way{};
+    if (set[w].holds(line)) set[w] = Way{};
 }
 
 std::vector<std::uint64_t> LineCache::take_dirty() {
   std::vector<std::uint64_t> out;
-  for (Way& w : lines_)
-    if (w.line != ~0ull && w.dirty) out.push_back(w.line), w.dirty = false;
+  for (Way* w = lines_.get(); w != lines_.get() + size_; ++w)
+    if (!w->empty() && w->dirty) out.push_back(w->tag - 1), w->dirty = false;
   return out;
 }
 
 std::uint64_t LineCache::valid_lines() const {
   std::uint64_t n = 0;
-  for (const Way& w : lines_) n += w.line != ~0ull;
+  for (const Way* w = lines_.get(); w != lines_.get() + size_; ++w) n += !w->empty();
   return n;
 }
 
 bool LineCache::holds(std::uint64_t line) const {
   const Way* set = &lines_[set_of(line)];
   for (int w = 0; w < ways_; ++w)
-    if (set[w].line == line) return true;
+    if (set[w].holds(line)) return true;
   return false;
 }
 
@@ -152,6 +158,7 @@ ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
       // above the full run's, the whole capacity 4.8%).
       mall_(a.memory.mall_bytes, a.timing.l1_line_bytes, a.memory.mall_ways),
       xcd_counters_(static_cast<std::size_t>(xcds)), windows_(xcds) {
+  xcds_.reserve(static_cast<std::size_t>(xcds));
   for (int x = 0; x < xcds; ++x)
     xcds_.push_back(Xcd{LineCache(m_.l2_bytes, line_bytes_, m_.l2_ways),
                         std::vector<BandwidthCalendar>(static_cast<std::size_t>(m_.l2_channels),
