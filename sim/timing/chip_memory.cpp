@@ -52,44 +52,55 @@ std::uint64_t BandwidthCalendar::reserve(std::uint64_t cycle, double bytes) {
 
 // ---- a cache's tags ------------------------------------------------------------
 
+template <class T>
+LineCache::Zeroed<T> LineCache::zeroed(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<T>, "zero bytes must be a valid value");
+  Zeroed<T> p(static_cast<T*>(std::calloc(std::max<std::size_t>(n, 1), sizeof(T))));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
 LineCache::LineCache(long long bytes, int line_bytes, int ways)
     : sets_(static_cast<std::uint64_t>(bytes / (static_cast<long long>(line_bytes) * ways))), ways_(ways),
       size_(static_cast<std::size_t>(sets_) * static_cast<std::size_t>(ways)),
-      lines_(static_cast<Way*>(std::calloc(std::max<std::size_t>(size_, 1), sizeof(Way)))) {
-  static_assert(std::is_trivially_copyable_v<Way>, "a zeroed Way must be an empty one");
-  if (!lines_) throw std::bad_alloc();
-}
+      tags_(zeroed<std::uint64_t>(size_)),
+      last_use_(zeroed<std::uint64_t>(size_)),
+      fills_(zeroed<Fill>(size_)) {}
 
 std::size_t LineCache::set_of(std::uint64_t line) const {
   return static_cast<std::size_t>(fold(line) % sets_) * static_cast<std::size_t>(ways_);
 }
 
 LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
-  Way* set = &lines_[set_of(line)];
+  const std::size_t set = set_of(line);
+  const std::uint64_t* tags = &tags_[set];
   ++clock_;
-  Way* victim = &set[0];
-  for (int w = 0; w < ways_; ++w) {
-    if (set[w].holds(line)) {
-      set[w].last_use = clock_;
-      set[w].dirty = set[w].dirty || dirty;
-      return {true, false, 0, set[w].fill_asked, set[w].fill_ready, static_cast<std::size_t>(&set[w] - lines_.get())};
+  for (int w = 0; w < ways_; ++w)
+    if (tags[w] == line + 1) {
+      const std::size_t way = set + static_cast<std::size_t>(w);
+      last_use_[way] = clock_;
+      Fill& f = fills_[way];
+      f.dirty = f.dirty || dirty;
+      return {true, false, 0, f.asked, f.ready, way};
     }
-    if (set[w].last_use < victim->last_use) victim = &set[w];
-  }
+  const std::uint64_t* used = &last_use_[set];
+  int victim = 0;
+  for (int w = 1; w < ways_; ++w)
+    if (used[w] < used[victim]) victim = w;
+  const std::size_t way = set + static_cast<std::size_t>(victim);
   Outcome o;
-  o.evicted_dirty = !victim->empty() && victim->dirty;
-  o.victim = victim->empty() ? ~0ull : victim->tag - 1;
-  victim->tag = line + 1;
-  victim->last_use = clock_;
-  victim->dirty = dirty;
-  victim->fill_asked = victim->fill_ready = 0;
-  o.way = static_cast<std::size_t>(victim - lines_.get());
+  o.evicted_dirty = tags_[way] != 0 && fills_[way].dirty;
+  o.victim = tags_[way] - 1;  // ~0 for an empty way
+  tags_[way] = line + 1;
+  last_use_[way] = clock_;
+  fills_[way] = Fill{0, 0, dirty};
+  o.way = way;
   return o;
 }
 
 void LineCache::fill(const Outcome& o, std::uint64_t asked, std::uint64_t ready) {
-  lines_[o.way].fill_asked = asked;
-  lines_[o.way].fill_ready = ready;
+  fills_[o.way].asked = asked;
+  fills_[o.way].ready = ready;
 }
 
 std::uint64_t merged_with_fill(const LineCache::Outcome& o, std::uint64_t cycle, std::uint64_t served) {
@@ -99,28 +110,30 @@ std::uint64_t merged_with_fill(const LineCache::Outcome& o, std::uint64_t cycle,
 }
 
 void LineCache::invalidate(std::uint64_t line) {
-  Way* set = &lines_[set_of(line)];
-  for (int w = 0; w < ways_; ++w)
-    if (set[w].holds(line)) set[w] = Way{};
+  const std::size_t set = set_of(line);
+  for (int w = 0; w < ways_; ++w) {
+    const std::size_t way = set + static_cast<std::size_t>(w);
+    if (tags_[way] == line + 1) tags_[way] = 0, last_use_[way] = 0, fills_[way] = Fill{};
+  }
 }
 
 std::vector<std::uint64_t> LineCache::take_dirty() {
   std::vector<std::uint64_t> out;
-  for (Way* w = lines_.get(); w != lines_.get() + size_; ++w)
-    if (!w->empty() && w->dirty) out.push_back(w->tag - 1), w->dirty = false;
+  for (std::size_t way = 0; way < size_; ++way)
+    if (tags_[way] != 0 && fills_[way].dirty) out.push_back(tags_[way] - 1), fills_[way].dirty = false;
   return out;
 }
 
 std::uint64_t LineCache::valid_lines() const {
   std::uint64_t n = 0;
-  for (const Way* w = lines_.get(); w != lines_.get() + size_; ++w) n += !w->empty();
+  for (std::size_t way = 0; way < size_; ++way) n += tags_[way] != 0;
   return n;
 }
 
 bool LineCache::holds(std::uint64_t line) const {
-  const Way* set = &lines_[set_of(line)];
+  const std::uint64_t* tags = &tags_[set_of(line)];
   for (int w = 0; w < ways_; ++w)
-    if (set[w].holds(line)) return true;
+    if (tags[w] == line + 1) return true;
   return false;
 }
 

@@ -70,26 +70,30 @@ class LineCache {
   bool holds(std::uint64_t line) const;
 
  private:
-  // A way of a set; all zero is an empty way, so that the tags can live in
+  // Each way's state in three arrays, so that a lookup reads a set's tags
+  // (two cache lines for 16 ways) and a miss its use times, not every field
+  // of every way.  All zero is an empty way, so that the arrays can live in
   // memory the OS hands out zeroed and maps only where a set is touched: the
   // MALL's 2 M ways (80 MB) cost nothing until used, where filling them in
   // took most of a small run's time.
-  struct Way {
-    std::uint64_t tag = 0;  // the line + 1; 0: empty
-    std::uint64_t last_use = 0;
-    std::uint64_t fill_asked = 0, fill_ready = 0;
+  struct Fill {
+    std::uint64_t asked = 0, ready = 0;
     bool dirty = false;
-    bool holds(std::uint64_t line) const { return tag == line + 1; }
-    bool empty() const { return tag == 0; }
   };
   struct Free {
-    void operator()(Way* w) const { std::free(w); }
+    void operator()(void* p) const { std::free(p); }
   };
+  template <class T>
+  using Zeroed = std::unique_ptr<T[], Free>;
+  template <class T>
+  static Zeroed<T> zeroed(std::size_t n);
   std::size_t set_of(std::uint64_t line) const;
   std::uint64_t sets_;
   int ways_;
   std::size_t size_;
-  std::unique_ptr<Way[], Free> lines_;  // calloc'd (zero is empty)
+  Zeroed<std::uint64_t> tags_;      // the line + 1; 0: empty
+  Zeroed<std::uint64_t> last_use_;  // 0: never (an empty way is the first victim)
+  Zeroed<Fill> fills_;
   std::uint64_t clock_ = 0;
 };
 
