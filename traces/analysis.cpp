@@ -145,6 +145,12 @@ Comparison compare(const Reader& r, const std::string& a, const std::string& b, 
         row.pc = s.pc;
         if (row.instruction.empty()) row.instruction = s.instruction;
       }
+      // The source line of each pc from either run (a simulated run of a code
+      // object with a line table has them; an imported thread trace does not).
+      for (const std::string& id : {b, a})
+        for (const PcSourceRecord& p : r.pc_sources(id))
+          if (const auto it = by_pc.find(p.pc); it != by_pc.end())
+            it->second.source = std::string(p.source, strnlen(p.source, sizeof p.source));
       for (auto& [pc, row] : by_pc) c.pc_rows.push_back(row);
       auto d = [](std::int64_t x, std::int64_t y) { return x > y ? x - y : y - x; };
       std::stable_sort(c.pc_rows.begin(), c.pc_rows.end(), [&](const PcRow& l, const PcRow& r2) {
@@ -195,16 +201,26 @@ void print_table(const Comparison& c, CompareBy by, std::ostream& o) {
   if (by == CompareBy::kPc && !c.pc_rows.empty()) {  // the thread trace's per-pc columns, both sides
     o << (c.program_order ? "per pc (the thread trace's columns), in program order:\n"
                           : "per pc (the thread trace's columns; the pcs that differ most first):\n");
-    TextTable t({{"pc", Align::left}, {"instruction", Align::left}, {"hits A"}, {"hits B"}, {"latency A"}, {"latency B"},
-                 {"B/A"}, {"stall A"}, {"stall B"}, {"idle A"}, {"idle B"}});
+    const bool sources = std::any_of(c.pc_rows.begin(), c.pc_rows.end(), [](const PcRow& r) { return !r.source.empty(); });
+    std::vector<TextTable::Column> columns = {{"pc", Align::left}, {"instruction", Align::left}, {"hits A"}, {"hits B"},
+                                              {"latency A"}, {"latency B"}, {"B/A"}, {"stall A"}, {"stall B"},
+                                              {"idle A"}, {"idle B"}};
+    // In program order the line is marked where it changes (as a source view
+    // does); sorted by difference, on every row.
+    if (sources) columns.push_back({"source", Align::left});
+    TextTable t(columns);
+    std::string last_source;
     for (const PcRow& row : c.pc_rows) {
       char pc[16];
       std::snprintf(pc, sizeof pc, "0x%x", row.pc);
-      t.add_row({pc, row.instruction.substr(0, 40), std::to_string(row.a.hits), std::to_string(row.b.hits),
-                 std::to_string(row.a.latency), std::to_string(row.b.latency),
-                 ratio(static_cast<double>(row.a.latency), static_cast<double>(row.b.latency)),
-                 std::to_string(row.a.stall), std::to_string(row.b.stall), std::to_string(row.a.idle),
-                 std::to_string(row.b.idle)});
+      std::vector<std::string> cells = {pc, row.instruction.substr(0, 40), std::to_string(row.a.hits),
+                                        std::to_string(row.b.hits), std::to_string(row.a.latency),
+                                        std::to_string(row.b.latency),
+                                        ratio(static_cast<double>(row.a.latency), static_cast<double>(row.b.latency)),
+                                        std::to_string(row.a.stall), std::to_string(row.b.stall),
+                                        std::to_string(row.a.idle), std::to_string(row.b.idle)};
+      if (sources) cells.push_back(c.program_order ? source_cell(row.source, last_source) : row.source);
+      t.add_row(cells);
     }
     t.print(o);
   }
@@ -255,7 +271,8 @@ void print_json(const Comparison& c, std::ostream& o) {
     return Json{{"hits", s.hits}, {"latency", s.latency}, {"stall", s.stall}, {"idle", s.idle}};
   };
   for (const PcRow& row : c.pc_rows)
-    pcs.push_back({{"pc", row.pc}, {"instruction", row.instruction}, {"a", stat(row.a)}, {"b", stat(row.b)}});
+    pcs.push_back({{"pc", row.pc}, {"instruction", row.instruction}, {"source", row.source.empty() ? Json() : Json(row.source)},
+                   {"a", stat(row.a)}, {"b", stat(row.b)}});
   for (const auto& [k, ab] : c.rows) rows[k] = {{"a", totals(ab.first)}, {"b", totals(ab.second)}};
   for (const auto& [k, v] : c.counters) counters[k] = {{"a", v.first}, {"b", v.second}};
   Json derived = Json::object();

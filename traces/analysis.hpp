@@ -34,6 +34,7 @@ struct WaveSummary {
 struct PcRow {
   std::uint32_t pc = 0;
   std::string instruction;
+  std::string source;  // "file:line" from A's pc_sources, else B's; "" when neither has one for this pc
   PcStatRecord a{}, b{};
 };
 

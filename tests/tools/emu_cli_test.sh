@@ -122,6 +122,15 @@ run sim gemm_bf16 --timing --shape 256,128,128 --quiet --out "$tmp/listing.h5"
 run runs show "$tmp/listing.h5" timing-gemm_bf16-gfx950 --listing
 contains "a stored run's listing: the source column" "waits most on    source" "$out"
 contains "a stored run's listing: the barrier's source line" "kernels/common/tilelab_hip.hpp:$barrier_line" "$out"
+# compare --by pc --in-order: the two listings side by side, with the source
+# line where it changes (from either run's pc_sources).
+run sim gemm_bf16 --timing --shape 256,128,128 --cus 1 --quiet --out "$tmp/listing.h5" --run-id one-cu
+run compare "$tmp/listing.h5" timing-gemm_bf16-gfx950 one-cu --by pc --in-order
+check "compare --in-order exit" 0 "$rc"
+contains "compare --in-order: the source column" "idle A  idle B  source" "$out"
+check "compare --in-order: the barrier's source line" "yes" "$(printf '%s\n' "$out" | grep -E "s_barrier .* kernels/common/tilelab_hip.hpp:$barrier_line\$" >/dev/null && echo yes || echo no)"
+run compare "$tmp/listing.h5" timing-gemm_bf16-gfx950 one-cu --by pc --json
+check "compare --json: a pc's source" "yes" "$(printf '%s\n' "$out" | python3 -c 'import json,sys; j=json.load(sys.stdin); print("yes" if any((p.get("source") or "").startswith("kernels/") for p in j["pc_stats"]) else "no")')"
 out=$listing
 check "timing listing has every instruction" "yes" "$(
   listed=$(printf '%s\n' "$out" | sed -n '/listing (program order/,$p' | grep -c '^    0x')

@@ -133,7 +133,8 @@ int run_compare(const std::vector<std::string>& args) {
   po::options_description opts = option_group("options");
   opts.add_options()("help", flag(want_help), "this text")(
       "by", po::value(&by_s)->value_name("class|pc|wave")->default_value("class"), "what the rows are")(
-      "in-order", flag(in_order), "with --by pc: program order, the two runs' listings side by side")(
+      "in-order", flag(in_order),
+      "with --by pc: program order, the two runs' listings side by side (with the source line where it changes)")(
       "force", flag(force), "compare runs of different kernels or problem shapes")(
       "json", flag(json), "one JSON object");
   po::options_description all(opts);
