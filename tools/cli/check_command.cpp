@@ -224,15 +224,8 @@ int run_check(const std::vector<std::string>& args) {
   all.add_options()("target", optional_value(o.target), "");
   po::positional_options_description pos;
   pos.add("target", 1);
-  po::variables_map vm;
   int status = kOk;
-  if (!parse_options("check", args, all, vm, status, &pos)) return status;
-  try {
-    writer_options(o.store);
-    o.store.file();
-  } catch (const std::invalid_argument& e) {
-    return usage_error("check", e.what());
-  }
+  if (!parse_with_store("check", args, all, o.store, status, &pos)) return status;
   if (o.help) {
     print_help(std::cout, help, opts);
     return kOk;

@@ -69,9 +69,8 @@ int run_import(const std::vector<std::string>& args) {
   all.add_options()("what", optional_value(what), "")("path", optional_value(path), "");
   po::positional_options_description pos;
   pos.add("what", 1).add("path", 1);
-  po::variables_map vm;
   int status = kOk;
-  if (!parse_options("import", args, all, vm, status, &pos)) return status;
+  if (!parse_with_store("import", args, all, store, status, &pos)) return status;
   if (want_help) {
     print_help(std::cout, kHelp, opts);
     return kOk;
@@ -80,11 +79,7 @@ int run_import(const std::vector<std::string>& args) {
     return usage_error("import", "expected `import rocprof DIR|FILE` (rocprofv3's output is what tilelab imports)");
   if (!path) return usage_error("import", "expected the rocprofv3 output folder or file");
   if (!store.out) return usage_error("import", "--out FILE.h5 is required");
-  try {
-    o.writer = writer_options(store);
-  } catch (const std::invalid_argument& e) {
-    return usage_error("import", e.what());
-  }
+  o.writer = writer_options(store);
   traces::rocprof::Profile profile;
   try {
     profile = traces::rocprof::read_profile(*path);  // all of it, before the store is touched

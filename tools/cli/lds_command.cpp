@@ -198,15 +198,8 @@ int run_lds(const std::vector<std::string>& args) {
       "json", flag(o.json), "one JSON object instead of tables");
   add_arch_option(opts, o.arch, "gfx950 (also sm90)");
   opts.add(store_options(o.store, true));
-  po::variables_map vm;
   int status = kOk;
-  if (!parse_options("lds", args, opts, vm, status)) return status;
-  try {
-    writer_options(o.store);
-    o.store.file();
-  } catch (const std::invalid_argument& e) {
-    return usage_error("lds", e.what());
-  }
+  if (!parse_with_store("lds", args, opts, o.store, status)) return status;
   if (o.help) {
     print_help(std::cout, kHelp, opts);
     return kOk;

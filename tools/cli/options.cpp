@@ -3,14 +3,29 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "tools/cli/cli_util.hpp"
+
 #include "sim/emu/emulator.hpp"
 #include "sim/timing/cycle_model.hpp"
 
 namespace tilelab::cli {
 
-std::string StoreOptions::file() const {
-  if (out && record) throw std::invalid_argument("--out and --record name the same store: give one");
-  return out ? *out : record ? *record : "";
+std::string StoreOptions::broken_rule() const {
+  if (!(wait >= 0)) return "--wait SECONDS must not be negative";
+  if (out && record) return "--out and --record name the same store: give one";
+  return "";
+}
+
+bool parse_with_store(const std::string& command, const std::vector<std::string>& args,
+                      const po::options_description& opts, const StoreOptions& store, int& status,
+                      const po::positional_options_description* pos) {
+  po::variables_map vm;
+  if (!parse_options(command, args, opts, vm, status, pos)) return false;
+  if (const std::string broken = store.broken_rule(); !broken.empty()) {
+    status = usage_error(command, broken);
+    return false;
+  }
+  return true;
 }
 
 po::options_description store_options(StoreOptions& o, bool record_alias, bool run_id) {
@@ -26,7 +41,6 @@ po::options_description store_options(StoreOptions& o, bool record_alias, bool r
 }
 
 traces::WriterOptions writer_options(const StoreOptions& o) {
-  if (!(o.wait >= 0)) throw std::invalid_argument("--wait SECONDS must not be negative");
   traces::WriterOptions w;
   w.wait_seconds = o.wait;
   w.on_wait = [](const std::string& what) { std::cerr << "note: " << what << " (up to --wait seconds)\n"; };

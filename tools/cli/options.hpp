@@ -11,6 +11,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "traces/store.hpp"
 
@@ -41,9 +42,11 @@ struct StoreOptions {
   std::string run_id;
   double wait = 60;
 
-  // The store to write ("" for none); --out and --record together are refused
-  // (std::invalid_argument).
-  std::string file() const;
+  // The store to write ("" for none).
+  std::string file() const { return out ? *out : record ? *record : ""; }
+  // The group's own rules (--wait not negative; --out or --record, not both):
+  // the first one broken, "" when none is.
+  std::string broken_rule() const;
   bool given() const { return out || record; }
   // --run-id, else `fallback`.
   std::string id_or(const std::string& fallback) const { return run_id.empty() ? fallback : run_id; }
@@ -52,8 +55,15 @@ struct StoreOptions {
 // names its runs itself has none).
 po::options_description store_options(StoreOptions& o, bool record_alias = false, bool run_id = true);
 // The writer's options: wait up to --wait seconds for another writer of the
-// store, saying so on stderr.  std::invalid_argument for a negative --wait.
+// store, saying so on stderr.
 traces::WriterOptions writer_options(const StoreOptions& o);
+
+// parse_options (cli_util.hpp) for a command with the store group, then the
+// group's rules: false (after printing the usage error, status set) on a bad
+// command line.
+bool parse_with_store(const std::string& command, const std::vector<std::string>& args,
+                      const po::options_description& opts, const StoreOptions& store, int& status,
+                      const po::positional_options_description* pos = nullptr);
 
 // --arch NAME|FILE.toml, absent unless given: each command says what it means
 // then (the built-in gfx950, a code object's own processor, a profile's GPU).

@@ -141,9 +141,8 @@ int run_run(const std::vector<std::string>& args) {
   all.add_options()("target", optional_value(target), "");
   po::positional_options_description pos;
   pos.add("target", 1);
-  po::variables_map vm;
   int status = kOk;
-  if (!parse_options("run", args, all, vm, status, &pos)) return status;
+  if (!parse_with_store("run", args, all, store, status, &pos)) return status;
   if (want_help) {
     print_help(std::cout, kHelp, opts);
     return kOk;
@@ -159,11 +158,6 @@ int run_run(const std::vector<std::string>& args) {
   const bool code_object = names_code_object(*target);
   if (code_object && !launch_path) return usage_error("run", "a code object needs --launch L.toml");
   if (!code_object && launch_path) return usage_error("run", "--launch is for a code object, not a kernel of the suite");
-  try {
-    writer_options(store);
-  } catch (const std::invalid_argument& e) {
-    return usage_error("run", e.what());
-  }
   try {
     std::vector<long long> shape;
     std::string kernel_name = *target;

@@ -423,14 +423,8 @@ int run_sim(const std::vector<std::string>& args) {
   pos.add("target", 1);
   po::options_description all(opts);
   all.add_options()("target", optional_value(o.target), "");
-  po::variables_map vm;
   int status = kOk;
-  if (!parse_options("sim", args, all, vm, status, &pos)) return status;
-  try {
-    writer_options(o.store);
-  } catch (const std::invalid_argument& e) {
-    return usage_error("sim", e.what());
-  }
+  if (!parse_with_store("sim", args, all, o.store, status, &pos)) return status;
   if (o.help) {
     print_help(std::cout, usage, opts);
     return kOk;

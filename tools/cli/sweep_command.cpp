@@ -123,19 +123,13 @@ int run_sweep(const std::vector<std::string>& args) {
   all.add_options()("sweep", optional_value(sweep_file), "");
   po::positional_options_description pos;
   pos.add("sweep", 1);
-  po::variables_map vm;
-  int status = 0;
-  if (!parse_options("sweep", args, all, vm, status, &pos)) return status;
+  int status = kOk;
+  if (!parse_with_store("sweep", args, all, store, status, &pos)) return status;
   if (want_help) {
     print_help(std::cout, help, opts);
     return kOk;
   }
   if (!sweep_file) return usage_error("sweep", "give the sweep file: tilelab sweep SWEEP.toml");
-  try {
-    writer_options(store);
-  } catch (const std::invalid_argument& e) {
-    return usage_error("sweep", e.what());
-  }
   app::SweepSpec spec;
   try {
     spec = app::read_sweep(*sweep_file);
