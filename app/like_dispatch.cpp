@@ -1,12 +1,14 @@
 #include "app/like_dispatch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "app/target.hpp"
 #include "kernels/host.hpp"
+#include "kernels/launch_expression.hpp"
 
 namespace tilelab::app {
 
@@ -25,6 +27,7 @@ std::string trimmed(std::string s) {
 // [x,y,z]}); nullopt when the run does not record them.
 struct Grid {
   long long workgroups = 0, threads = 0;
+  std::array<long long, 3> axes{1, 1, 1};  // workgroups along x, y, z
 };
 std::optional<Grid> recorded_grid(const traces::RunView& run) {
   const nlohmann::json cfg = nlohmann::json::parse(run.info.config_json, nullptr, false);
@@ -33,13 +36,19 @@ std::optional<Grid> recorded_grid(const traces::RunView& run) {
   const auto& w = cfg["workgroup"];
   if (!g.is_array() || !w.is_array() || g.size() != 3 || w.size() != 3) return std::nullopt;
   long double items = 1, threads = 1;
+  Grid grid;
   for (int i = 0; i < 3; ++i) {
     if (!g[i].is_number_unsigned() || !w[i].is_number_unsigned()) return std::nullopt;
-    items *= g[i].get<std::uint64_t>();
-    threads *= w[i].get<std::uint64_t>();
+    const std::uint64_t along = g[i].get<std::uint64_t>(), size = w[i].get<std::uint64_t>();
+    if (size == 0 || along == 0 || along > (std::uint64_t{1} << 40)) return std::nullopt;
+    items *= static_cast<long double>(along);
+    threads *= static_cast<long double>(size);
+    grid.axes[i] = static_cast<long long>((along + size - 1) / size);
   }
-  if (threads <= 0 || items <= 0 || items > 1e18) return std::nullopt;
-  return Grid{static_cast<long long>((items + threads - 1) / threads), static_cast<long long>(threads)};
+  if (items > 1e18) return std::nullopt;
+  grid.workgroups = static_cast<long long>((items + threads - 1) / threads);
+  grid.threads = static_cast<long long>(threads);
+  return grid;
 }
 
 // The run's problem_shape in the spec's words ("M=4096,N=4096,K=4096", each
@@ -108,10 +117,16 @@ std::vector<long long> example_with_grid(const traces::RunView& run, const kerne
 }
 }  // namespace
 
-LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape) {
+namespace {
+void require_dispatch(const traces::RunView& run) {
   if (run.info.kind != "hw")
     throw std::invalid_argument("run '" + run.info.id + "' is a " + run.info.kind +
                                 " run; --like takes a dispatch measured on a GPU (kind hw: imported or `tilelab run`)");
+}
+}  // namespace
+
+LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape) {
+  require_dispatch(run);
   const kernels::KernelSpec* spec = &suite_spec_of(run);
   LikeDispatch like;
   like.spec = spec;
@@ -139,6 +154,121 @@ LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::v
       throw std::invalid_argument(shape_text(*spec, like.shape) + " (" + like.shape_from + ") launches " +
                                   std::to_string(launched) + " workgroups; run '" + run.info.id + "' ran " +
                                   std::to_string(grid->workgroups));
+  }
+  return like;
+}
+
+namespace {
+
+// Whether a profiler's kernel name and a code object's symbol are one kernel:
+// the same demangled name, or the same name without arguments and template
+// (a truncated profile), a namespace on one side only allowed.
+bool same_kernel(const std::string& profiled, const std::string& symbol) {
+  const std::string full = isa::demangled(symbol);
+  if (trimmed(profiled) == full || trimmed(profiled) == symbol) return true;
+  const std::string a = suite_kernel_name(profiled), b = suite_kernel_name(full);
+  const auto ends_with_scope = [](const std::string& longer, const std::string& shorter) {
+    return longer.size() > shorter.size() + 2 && longer.compare(longer.size() - shorter.size() - 2, std::string::npos,
+                                                                "::" + shorter) == 0;
+  };
+  return !a.empty() && (a == b || ends_with_scope(a, b) || ends_with_scope(b, a));
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The template's problem dimensions not yet `known`, solved axis by axis from
+// the profiled grid; `said` gains a phrase for each.
+void solve_from_grid(const traces::RunView& run, const kernels::LaunchFile& l, const Grid& grid,
+                     std::map<std::string, std::int64_t>& known, std::vector<std::string>& said) {
+  static const char* const kAxis[] = {"x", "y", "z"};
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int i = 0; i < 3; ++i) {
+      if (l.grid_expressions[i].empty()) continue;
+      const kernels::LaunchExpression e = kernels::LaunchExpression::parse(l.grid_expressions[i]);
+      std::vector<std::string> open;
+      for (const std::string& n : e.names())
+        if (l.problem_names.count(n) && !known.count(n)) open.push_back(n);
+      if (open.size() != 1) continue;
+      std::map<std::string, std::int64_t> shape = l.shape;
+      for (const auto& [n, v] : known) shape[n] = v;
+      const std::string where = "grid " + std::string(kAxis[i]) + " = " + std::to_string(grid.axes[i]) + " (" +
+                                l.grid_expressions[i] + ")";
+      const auto range = kernels::solve_nondecreasing(e, open[0], shape, grid.axes[i]);
+      if (!range)
+        throw std::invalid_argument("run '" + run.info.id + "' ran " + where.substr(0, where.find(" (")) + "; no " +
+                                    open[0] + " launches that with " + l.grid_expressions[i] + " (" + l.path + ")");
+      known[open[0]] = range->second;
+      said.push_back(open[0] + " from the " + where +
+                     (range->first == range->second ? "" : ", which " + std::to_string(range->first) + ".." +
+                                                               std::to_string(range->second) + " launch: the largest taken"));
+      progress = true;
+    }
+  }
+}
+
+}  // namespace
+
+LikeLaunch resolve_like_launch(const traces::RunView& run, const isa::CodeObject& co, const std::string& launch_file,
+                               const std::map<std::string, std::int64_t>& given, std::uint64_t max_memory) {
+  require_dispatch(run);
+  // The template as written (its defaults and the given names) tells the
+  // kernel, the grid's expressions and the problem's dimensions.
+  const kernels::LaunchFile plan = kernels::read_launch_file(launch_file, co, max_memory, given);
+  if (!same_kernel(run.info.kernel, plan.kernel))
+    throw std::invalid_argument("run '" + run.info.id + "' ran kernel '" + run.info.kernel + "'; " + launch_file +
+                                " launches " + isa::demangled(plan.kernel) + " of " + co.path);
+  LikeLaunch like;
+  like.arch = run.info.arch;
+  std::map<std::string, std::int64_t> known = given;
+  std::vector<std::string> said;
+  if (!given.empty()) {
+    std::vector<std::string> names;
+    for (const auto& [n, v] : given) names.push_back(n);
+    said.push_back(joined(names) + " given");
+  }
+  try {  // the run's problem shape, when it is in the template's words (`tilelab run`, `import --shape`)
+    std::vector<std::string> names;
+    for (const auto& [n, v] : parse_named_shape(run.info.problem_shape))
+      if (plan.shape.count(n) && !known.count(n)) known[n] = v, names.push_back(n);
+    if (!names.empty()) said.push_back(joined(names) + " from the run's problem shape");
+  } catch (const std::invalid_argument&) {
+  }
+  const std::optional<Grid> grid = recorded_grid(run);
+  if (grid) {
+    like.workgroups = grid->workgroups;
+    solve_from_grid(run, plan, *grid, known, said);
+  }
+  std::vector<std::string> missing, kept;
+  for (const std::string& n : plan.problem_names)
+    if (!known.count(n)) missing.push_back(n);
+  if (!missing.empty())
+    throw std::invalid_argument("run '" + run.info.id + "' does not say " + joined(missing) +
+                                " (profiles record no kernel arguments" +
+                                (grid ? std::string("; the grid does not tell it") : "; nor does it record its grid") +
+                                "): give --shape " + missing.front() + "=...");
+  for (const auto& [n, v] : plan.shape)
+    if (!known.count(n)) kept.push_back(n + "=" + std::to_string(v));
+  if (!kept.empty()) said.push_back("the template's " + joined(kept));
+  like.launch = kernels::read_launch_file(launch_file, co, max_memory, known);
+  like.given = known;
+  like.shape_from = joined(said);
+  if (grid) {
+    const kernels::LaunchFile& l = like.launch;
+    const long long threads = static_cast<long long>(l.block[0]) * l.block[1] * l.block[2];
+    if (threads != grid->threads)
+      throw std::invalid_argument("run '" + run.info.id + "' ran workgroups of " + std::to_string(grid->threads) +
+                                  " threads; " + launch_file + " launches " + std::to_string(threads));
+    for (int i = 0; i < 3; ++i)
+      if (l.grid[i] != grid->axes[i])
+        throw std::invalid_argument("the shape (" + like.shape_from + ") launches a grid of " + std::to_string(l.grid[0]) +
+                                    "x" + std::to_string(l.grid[1]) + "x" + std::to_string(l.grid[2]) + "; run '" +
+                                    run.info.id + "' ran " + std::to_string(grid->axes[0]) + "x" +
+                                    std::to_string(grid->axes[1]) + "x" + std::to_string(grid->axes[2]));
   }
   return like;
 }

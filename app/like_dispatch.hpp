@@ -11,11 +11,14 @@
 // Whichever it is, it must launch the dispatch's grid (workgroups and their
 // threads), else the run is refused with one line saying what differs.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "kernels/launch_file.hpp"
 #include "kernels/spec.hpp"
+#include "sim/isa/code_object.hpp"
 #include "traces/store.hpp"
 
 namespace tilelab::app {
@@ -37,6 +40,28 @@ std::string suite_kernel_name(const std::string& profiled_name);
 // dispatch, a kernel no suite kernel is, a grid the shape does not launch, or
 // a shape that cannot be found (naming what is missing).
 LikeDispatch resolve_like(const traces::RunView& run, const std::optional<std::vector<long long>>& shape);
+
+// A dispatch of a code object tilelab did not build, from its launch
+// template (`sim --like RUN FILE.co --launch L.toml`).  The kernel is the
+// launch file's, and must be the one the profile names (demangled, as
+// profilers show it).  The shape's problem dimensions (the names its buffers'
+// sizes read) come from `given`, else the run's problem shape in the
+// template's words, else the dispatch's grid: an axis whose expression reads
+// one dimension not yet known is solved for it (several values may launch the
+// same grid, "ceil(N/256)": the largest, whole tiles, is taken and said so).
+// Names that are no problem dimension keep the template's values (said).
+// std::invalid_argument, one line, for a run that is not a dispatch, another
+// kernel, another workgroup size, a grid no shape launches, or a dimension
+// neither given nor in the grid.
+struct LikeLaunch {
+  kernels::LaunchFile launch;                   // read at the resolved shape
+  std::map<std::string, std::int64_t> given;    // the names given or solved (the rest: the template's)
+  std::string arch;                             // the run's arch ("" when it does not say)
+  long long workgroups = -1;                    // the dispatch's grid in workgroups (-1: not recorded)
+  std::string shape_from;                       // how each name was found, one phrase each
+};
+LikeLaunch resolve_like_launch(const traces::RunView& run, const isa::CodeObject& co, const std::string& launch_file,
+                               const std::map<std::string, std::int64_t>& given, std::uint64_t max_memory = 0);
 
 // How a run simulated --like RUN is stored, for every front end: run id
 // RUN-timing unless one is given, and {"like": RUN} merged into its config

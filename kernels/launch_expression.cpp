@@ -271,4 +271,34 @@ std::vector<std::string> LaunchExpression::names() const {
   return {s.begin(), s.end()};
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> solve_nondecreasing(const LaunchExpression& e,
+                                                                        const std::string& name,
+                                                                        std::map<std::string, std::int64_t> shape,
+                                                                        std::int64_t target) {
+  // -1, 0, 1: e(v) below, at, above the target (above when it cannot be evaluated)
+  const auto side = [&](std::int64_t v) {
+    shape[name] = v;
+    try {
+      const Exact x = e.evaluate(shape);
+      const __int128 lhs = x.num, rhs = static_cast<__int128>(target) * x.den;
+      return lhs < rhs ? -1 : lhs > rhs ? 1 : 0;
+    } catch (const LaunchExpressionError&) {
+      return 1;
+    }
+  };
+  // the first v in [1, 2^40 + 1] whose side is at least `at_least`
+  const auto first = [&](int at_least) {
+    std::int64_t lo = 1, hi = (std::int64_t{1} << 40) + 1;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (side(mid) >= at_least) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const std::int64_t from = first(0), to = first(1) - 1;
+  if (from > to || side(from) != 0 || side(to) != 0) return std::nullopt;
+  return std::pair{from, to};
+}
+
 }  // namespace tilelab::kernels

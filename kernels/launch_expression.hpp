@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -61,5 +63,16 @@ class LaunchExpression {
   std::string text_;
   std::shared_ptr<const Node> root_;
 };
+
+// The whole values v of `name` in [1, 2^40] at which `e` (its other names
+// from `shape`) equals `target`, as [first, last]; nullopt when none does.
+// Guarantee, for an expression that does not decrease as `name` grows (a
+// grid's "N/TILE_N", "ceil(N/256)"): every v in the range gives `target`
+// and no v outside it does.  Found by bisection; a value that cannot be
+// evaluated (beyond 2^62) counts as above the target.
+std::optional<std::pair<std::int64_t, std::int64_t>> solve_nondecreasing(const LaunchExpression& e,
+                                                                        const std::string& name,
+                                                                        std::map<std::string, std::int64_t> shape,
+                                                                        std::int64_t target);
 
 }  // namespace tilelab::kernels

@@ -229,7 +229,11 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   for (const auto& x : co.kernels)
     if (x.name == l.kernel) k = &x;
   if (!k) co.kernel(l.kernel);  // throws, naming the kernels there are
-  if (const toml::node* g = root.get("grid")) l.grid = dims(file, *g, "grid", l.shape);
+  if (const toml::node* g = root.get("grid")) {
+    l.grid = dims(file, *g, "grid", l.shape);
+    for (std::size_t i = 0; i < g->as_array()->size(); ++i)
+      if (const auto* text = g->as_array()->get(i)->as_string()) l.grid_expressions[i] = **text;
+  }
   l.block = {static_cast<std::uint32_t>(std::max(1, k->max_flat_workgroup_size)), 1, 1};
   if (const toml::node* b = root.get("block")) l.block = dims(file, *b, "block", l.shape);
   const std::uint64_t items = std::uint64_t{l.block[0]} * l.block[1] * l.block[2];
@@ -249,7 +253,13 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   if (const toml::node* a = root.get("args")) {
     const toml::table* t = a->as_table();
     if (!t) fail(file, a, "args must be a table of [args.NAME] tables");
-    for (const auto& [key, node] : *t) l.args.push_back(read_arg(file, std::string(key.str()), node, *k, l.shape));
+    for (const auto& [key, node] : *t) {
+      l.args.push_back(read_arg(file, std::string(key.str()), node, *k, l.shape));
+      // read_arg parsed the size already: it is well formed
+      const toml::node* b = node.as_table()->get("buffer");
+      if (const toml::node* bytes = b ? b->as_table()->get("bytes") : nullptr; bytes && bytes->is_string())
+        for (const std::string& name : LaunchExpression::parse(**bytes->as_string()).names()) l.problem_names.insert(name);
+    }
   }
   // Every argument but the padding slots must be given: a forgotten pointer
   // would run the kernel on address 0.

@@ -40,6 +40,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,12 @@ struct LaunchFile {
   std::uint64_t seed = 1;
   std::vector<LaunchArg> args;  // in the kernel's argument order
   std::map<std::string, std::int64_t> shape;  // the template's values, as used ([shape], then the caller's)
+  // A template's grid as written (each axis's expression, "" for a number),
+  // and the shape names its buffers' sizes read: the problem's dimensions,
+  // as against names that only shape the grid or set a scalar (a variant's
+  // tile, a remap's group).  What `sim --like` solves from a profiled grid.
+  std::array<std::string, 3> grid_expressions;
+  std::set<std::string> problem_names;
 };
 
 // Reads FILE against the code object's kernels (names and offsets checked

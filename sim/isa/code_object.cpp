@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -459,5 +460,7 @@ std::string sha256_hex(std::span<const std::uint8_t> bytes) {
 std::string sha256_hex(std::string_view text) {
   return sha256_hex(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
+
+std::string demangled(const std::string& symbol) { return llvm::demangle(symbol); }
 
 }  // namespace tilelab::isa

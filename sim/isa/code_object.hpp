@@ -113,6 +113,11 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
 
 // The SHA-256 of `bytes` as 64 lower-case hex digits (LLVM's implementation):
 // what a stored run records of its code object and arch file.
+// A kernel symbol as a profiler shows it: the Itanium-demangled name
+// ("_ZN5aiter24bf16gemm_bf16_tn_256x256E" -> "aiter::bf16gemm_bf16_tn_256x256"),
+// or the symbol itself when it is not mangled (LLVM's demangler).
+std::string demangled(const std::string& symbol);
+
 std::string sha256_hex(std::span<const std::uint8_t> bytes);
 std::string sha256_hex(std::string_view text);
 

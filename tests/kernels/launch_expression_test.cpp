@@ -119,5 +119,46 @@ TEST(LaunchExpression, RandomExpressionsAgreeWithDirectArithmetic) {
   }
 }
 
+// A profiled grid solved for a problem dimension (sim --like of a code
+// object): the ranges worked by hand.
+TEST(LaunchExpression, SolvedForTheValuesThatGiveAGrid) {
+  using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
+  const auto solve = [](const std::string& text, const std::string& name, std::int64_t target) {
+    return solve_nondecreasing(LaunchExpression::parse(text), name, {{"TILE_N", 128}, {"M", 512}}, target);
+  };
+  EXPECT_EQ(solve("N/TILE_N", "N", 32), Range({4096, 4096}));         // exact division: one N
+  EXPECT_EQ(solve("ceil(N/256)", "N", 32), Range({7937, 8192}));      // 31*256+1 .. 32*256
+  EXPECT_EQ(solve("ceil(M*N/65536)", "N", 3), Range({257, 384}));     // M=512: 128 N per workgroup
+  EXPECT_EQ(solve("max(1, K/4096)", "K", 1), Range({1, 4096}));
+  EXPECT_EQ(solve("N/TILE_N", "N", 0), Range());                      // no N >= 1 gives 0
+  EXPECT_EQ(solve("ceil(N/256)*2", "N", 3), Range());                 // only even grids
+  EXPECT_EQ(solve("N*N*N*N", "N", 16), Range({2, 2}));                // overflow above counts as above
+  EXPECT_EQ(solve("N/TILE_N", "N", std::int64_t{1} << 40), Range());  // beyond 2^40 N
+}
+
+// Property: for random monotone grids ceil(N/T)*a + b, every value in the
+// range gives the target, and the neighbours outside it do not.
+TEST(LaunchExpression, SolvedRangesAreExact) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    const std::int64_t tile = 1 + static_cast<std::int64_t>(rng() % 512), a = 1 + static_cast<std::int64_t>(rng() % 3),
+                       b = static_cast<std::int64_t>(rng() % 4), n = 1 + static_cast<std::int64_t>(rng() % 100000);
+    const std::string text = "ceil(N/" + std::to_string(tile) + ")*" + std::to_string(a) + "+" + std::to_string(b);
+    const LaunchExpression e = LaunchExpression::parse(text);
+    const std::int64_t target = value(text, {{"N", n}});
+    const auto range = solve_nondecreasing(e, "N", {}, target);
+    ASSERT_TRUE(range) << text << " = " << target;
+    EXPECT_LE(range->first, n) << text;
+    EXPECT_GE(range->second, n) << text;
+    EXPECT_EQ(range->second - range->first + 1, tile) << text;  // one ceil step
+    EXPECT_EQ(value(text, {{"N", range->first}}), target);
+    EXPECT_EQ(value(text, {{"N", range->second}}), target);
+    if (range->first > 1) {
+      EXPECT_NE(value(text, {{"N", range->first - 1}}), target);
+    }
+    EXPECT_NE(value(text, {{"N", range->second + 1}}), target);
+  }
+}
+
 }  // namespace
 }  // namespace tilelab::kernels

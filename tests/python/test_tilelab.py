@@ -465,13 +465,30 @@ def test_a_profiled_dispatch_simulated_like_it(tmp_path):
     d = t.like(store, "rocprof-3", shape=[256, 256, 64])
     assert d == {"kernel": "gemm_bf16", "shape": [256, 256, 64], "shape_text": "M=256,N=256,K=64",
                  "shape_from": "given", "arch": "gfx950", "workgroups": 4}
-    r = t.sim(d["kernel"], shape=d["shape"], arch=d["arch"], timing=True, out=store, like="rocprof-3")
-    assert r["run_id"] == "rocprof-3-timing"
+    suite = t.sim(d["kernel"], shape=d["shape"], arch=d["arch"], timing=True, out=store, like="rocprof-3")
+    assert suite["run_id"] == "rocprof-3-timing"
     assert t.compare(store, "rocprof-3", "rocprof-3-timing")["a"] == "rocprof-3"  # no force needed
     if "TILELAB_CLI" in os.environ:  # the same run as `sim --like`, the same config
         subprocess.run([os.environ["TILELAB_CLI"], "sim", "--like", "rocprof-3", "--out", store, "--timing", "--quiet",
                         "--shape", "256,256,64", "--run-id", "cli"], capture_output=True, text=True, check=True)
         assert t.load_run(store, "cli")["info"]["config"] == t.load_run(store, "rocprof-3-timing")["info"]["config"]
+    # the same dispatch as a code object with its launch template: M and N solved from the grid, K given
+    co = str(pathlib.Path(t.code_object_dir()) / "gfx950" / "gemm_bf16.hsaco")
+    template = str(pathlib.Path(__file__).parent.parent.parent / "kernels" / "gemm_bf16" / "gemm_bf16.launch.toml")
+    with pytest.raises(ValueError, match="does not say K .*give --shape K="):
+        t.like(store, "rocprof-3", code_object=co, launch=template)
+    with pytest.raises(ValueError, match="code_object= and launch= go together"):
+        t.like(store, "rocprof-3", code_object=co)
+    d = t.like(store, "rocprof-3", shape={"K": 64}, code_object=co, launch=template)
+    assert d["kernel"] == "gemm_bf16" and d["shape"] == {"K": 64, "M": 256, "N": 256} and d["workgroups"] == 4
+    assert d["shape_from"].startswith("K given, N from the grid x = 2 (N/TILE_N), M from the grid y = 2 (M/TILE_M)")
+    r = t.sim(co, launch=template, shape=d["shape"], arch=d["arch"], timing=True, out=store, like="rocprof-3",
+              run_id="co")
+    assert r["run_id"] == "co" and r["workgroups"] == 4 and r["shape"].endswith("K=64,M=256,N=256,TILE_M=128,TILE_N=128,WAVES_M=2,WAVES_N=2")
+    assert r["timing"]["cycles"] == suite["timing"]["cycles"]  # the same code object and shape as the suite's
+    assert t.compare(store, "rocprof-3", "co")["b"] == "co"  # no force needed
+    f = t.sim(co, launch=template, shape={"M": 128, "N": 128, "K": 64})  # functional: the saved C, M*N bf16
+    assert f["workgroups"] == 1 and f["saved"]["@0"].size == 128 * 128 * 2 and "timing" not in f
 
 
 def test_a_template_variant_compiled_into_the_cache(tmp_path):

@@ -518,3 +518,13 @@ TEST(SourceLines, FromTheLineTable) {
   const std::vector<std::uint64_t> pcs = {hand.kernel("scale_rows").code_address};
   EXPECT_EQ(source_lines(hand, pcs), std::vector<std::string>{""});
 }
+
+// Kernel symbols as a profiler shows them (sim --like matches the two):
+// Itanium names demangled, others kept.
+TEST(CodeObject, KernelSymbolsDemangled) {
+  EXPECT_EQ(demangled("_ZN5aiter24bf16gemm_bf16_tn_256x256E"), "aiter::bf16gemm_bf16_tn_256x256");
+  EXPECT_EQ(demangled("_Z15addition_kernelIfEvPT_PKS0_S3_ii"),
+            "void addition_kernel<float>(float*, float const*, float const*, int, int)");
+  EXPECT_EQ(demangled("gemm_bf16"), "gemm_bf16");
+  EXPECT_EQ(demangled("_Zbroken"), "_Zbroken");
+}

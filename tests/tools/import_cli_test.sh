@@ -2,9 +2,10 @@
 # Drives `tilelab import rocprof` as a user does: the real rocprofv3 files
 # (tests/data/rocprof), a rocpd database built from the fixture, a decoded
 # thread trace, malformed files refused with one line and the store untouched.
-# usage: import_cli_test.sh TILELAB
+# usage: import_cli_test.sh TILELAB CODE_OBJECT_DIR
 set -u
 tilelab=$1
+code_objects=$2
 data="$(dirname "$0")/../data/rocprof"
 source "$(dirname "$0")/cli_checks.sh"
 
@@ -99,6 +100,34 @@ run sim --like rocprof-0 --out "$tmp/w.h5" --timing
 check "like of no suite kernel exit" 2 "$rc"
 contains "like of no suite kernel" "('vecCopy'), which is no suite kernel" "$err"
 check "like refused: nothing stored" "3" "$("$tilelab" runs list "$tmp/w.h5" | wc -l)"
+
+# sim --like of a code object with its launch template: the shape solved from
+# the dispatch's grid (x = N/TILE_N, y = M/TILE_M), K given (no grid axis
+# reads it), the template's tile kept and said; refusals name what is missing
+# or differs, and store nothing.
+co="$code_objects/gfx950/gemm_bf16.hsaco"
+template="$(dirname "$0")/../../kernels/gemm_bf16/gemm_bf16.launch.toml"
+run sim --like rocprof-3 "$co" --launch "$template" --out "$tmp/like.h5" --timing --quiet
+check "like a code object without K exit" 2 "$rc"
+contains "like a code object without K" "error: run 'rocprof-3' does not say K (profiles record no kernel arguments; the grid does not tell it): give --shape K=..." "$err"
+run sim --like rocprof-3 "$co" --launch "$template" --out "$tmp/like.h5" --timing --quiet --shape K=64,N=512
+check "like a code object, another grid exit" 2 "$rc"
+contains "like a code object, another grid" "launches a grid of 4x2x1; run 'rocprof-3' ran 2x2x1" "$err"
+run sim --like rocprof-3 "$co" --launch "$template" --out "$tmp/like.h5" --timing --quiet --shape K=64 --run-id co
+check "like a code object exit" 0 "$rc"
+contains "like a code object says how it found the shape" "the shape from K given, N from the grid x = 2 (N/TILE_N), M from the grid y = 2 (M/TILE_M), the template's GROUP_M=0, TILE_M=128, TILE_N=128, WAVES_M=2, WAVES_N=2" "$out"
+contains "like a code object runs it" "gemm_bf16 on gfx950 (cycle model), launch $template, GROUP_M=0,K=64,M=256,N=256,TILE_M=128" "$out"
+run compare "$tmp/like.h5" rocprof-3 co
+check "like a code object compares without --force" 0 "$rc"
+run runs show "$tmp/like.h5" co
+check "like a code object: the same cycles as the suite kernel" \
+  "$("$tilelab" runs show "$tmp/like.h5" rocprof-3-timing | grep -o '[0-9]* cycles' | head -1)" "$(echo "$out" | grep -o '[0-9]* cycles' | head -1)"
+run sim --like rocprof-3 "$tmp/w.h5" --launch "$template" --out "$tmp/like.h5" --timing --quiet
+check "like: a store is no code object exit" 1 "$rc"
+check "like: a store is no code object" "error: $tmp/w.h5: offset 0x0: not an ELF file" "$err"
+run sim --like rocprof-0 "$co" --launch "$template" --out "$tmp/w.h5" --timing --quiet
+check "like a code object of another kernel exit" 2 "$rc"
+contains "like a code object of another kernel" "run 'rocprof-0' ran kernel 'vecCopy(double*, double*, double*, int, int) (.kd)'; $template launches gemm_bf16 of $co" "$err"
 
 # Malformed: one line naming file and line, exit 2, the store untouched.
 head -c 700 "$data/kernel_trace.csv" > "$tmp/cut_kernel_trace.csv"

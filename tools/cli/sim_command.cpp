@@ -224,21 +224,15 @@ int run_timed(const app::SuiteTarget& target, const SimOptions& o, const std::st
   return wrong || t.timing->hazard_count ? kFailed : kOk;
 }
 
-// A code object with a launch file: the run and, with --timing, the model's report.
-int run_code_object(const SimOptions& o) {
+// Code object `co` launched as `l`: the run and, with --timing, the model's
+// report.  `like`: the profiled run it simulates (sim --like), as run_timed.
+int run_launch(const SimOptions& o, const isa::CodeObject& co, const kernels::LaunchFile& l, const arch::Arch& a,
+               const std::string& like = "") {
   namespace fs = std::filesystem;
-  const std::string file = *o.target;
-  if (!o.launch) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
-  try {
-    const isa::CodeObject co = isa::read_code_object(file);
-    const std::map<std::string, std::int64_t> given_shape =
-        o.shape ? app::parse_named_shape(*o.shape) : std::map<std::string, std::int64_t>{};
-    kernels::LaunchFile l =
-        kernels::read_launch_file(*o.launch, co, o.budgets.memory_bytes, given_shape);
-    if (o.kernel && *o.kernel != l.kernel)
-      return usage_error("sim", "--kernel " + *o.kernel + " but the launch file is for " + l.kernel);
-    const arch::Arch a = arch::load_arch(o.arch.value_or(co.arch));
-    const std::string id = o.store.id_or(app::default_run_id(o.timing ? "timing" : "sim", l.kernel, a.name));
+  const std::string& file = co.path;
+  {
+    const std::string id = o.store.id_or(!like.empty() ? app::like_run_id(like)
+                                                       : app::default_run_id(o.timing ? "timing" : "sim", l.kernel, a.name));
     if (o.store.out) traces::check_new_run(*o.store.out, id);
     if (o.save) {
       std::error_code ec;
@@ -251,6 +245,7 @@ int run_code_object(const SimOptions& o) {
     const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, timed, o.timing);
     const std::string& shape = run->shape;
     if (run->model) {
+      if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
       const app::TimedRun& t = run->view;
       report_timing(t, o.json, o.listing);
       if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store));
@@ -282,6 +277,20 @@ int run_code_object(const SimOptions& o) {
     if (!o.save && !run->saved.empty())
       std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());
     return run->model && run->model->result().hazard_count ? kFailed : kOk;
+  }
+}
+
+// A code object with a launch file, as the command line says.
+int run_code_object(const SimOptions& o) {
+  if (!o.launch) return usage_error("sim", "a code object needs --launch L.toml (the README has an example)");
+  try {
+    const isa::CodeObject co = isa::read_code_object(*o.target);
+    const std::map<std::string, std::int64_t> given_shape =
+        o.shape ? app::parse_named_shape(*o.shape) : std::map<std::string, std::int64_t>{};
+    const kernels::LaunchFile l = kernels::read_launch_file(*o.launch, co, o.budgets.memory_bytes, given_shape);
+    if (o.kernel && *o.kernel != l.kernel)
+      return usage_error("sim", "--kernel " + *o.kernel + " but the launch file is for " + l.kernel);
+    return run_launch(o, co, l, arch::load_arch(o.arch.value_or(co.arch)));
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("sim", error_text(e));
   } catch (const std::exception& e) {
@@ -290,11 +299,35 @@ int run_code_object(const SimOptions& o) {
   }
 }
 
+// sim --like RUN FILE.co --launch L.toml: the dispatch of a code object
+// tilelab did not build, its shape solved from the profiled grid
+// (app::resolve_like_launch), timed and stored beside it.
+int run_like_code_object(const SimOptions& o, const traces::RunView& profiled) {
+  if (!o.launch) return usage_error("sim", "--like RUN FILE.co needs --launch L.toml (a launch template of the kernel)");
+  const isa::CodeObject co = isa::read_code_object(*o.target);
+  const app::LikeLaunch like = app::resolve_like_launch(
+      profiled, co, *o.launch, o.shape ? app::parse_named_shape(*o.shape) : std::map<std::string, std::int64_t>{},
+      o.budgets.memory_bytes);
+  if (o.kernel && *o.kernel != like.launch.kernel)
+    return usage_error("sim", "--kernel " + *o.kernel + " but the launch file is for " + like.launch.kernel);
+  if (!o.json)
+    std::printf("like %s (%s%s): %s of %s, %s, the shape from %s\n", profiled.info.id.c_str(),
+                profiled.info.kernel.c_str(),
+                like.workgroups >= 0 ? (", " + std::to_string(like.workgroups) + " workgroups").c_str() : "",
+                like.launch.kernel.c_str(), co.path.c_str(), app::launch_shape_text(like.launch).c_str(),
+                like.shape_from.c_str());
+  // The profile's GPU unless --arch says otherwise, else the code object's.
+  const std::string arch = o.arch.value_or(like.arch.empty() ? co.arch : like.arch);
+  return run_launch(o, co, like.launch, arch::load_arch(arch), profiled.info.id);
+}
+
 // sim --like RUN --out FILE.h5 --timing: the suite kernel and shape of a
 // profiled dispatch (app/like_dispatch), timed and stored beside it.
 int run_like(const SimOptions& o) {
-  if (o.target || o.summary)
-    return usage_error("sim", "--like RUN takes the kernel from the run; name no KERNEL and no --summary");
+  const bool code_object = o.target && names_code_object(*o.target);
+  if ((o.target && !code_object) || o.summary)
+    return usage_error("sim", "--like RUN takes the kernel from the run; name no KERNEL (only a FILE.co) and no --summary");
+  if (o.launch && !code_object) return usage_error("sim", "--launch goes with a code object FILE.co");
   if (!o.timing) return usage_error("sim", "--like RUN goes with --timing (the run is compared with the dispatch's time)");
   if (!o.store.out) return usage_error("sim", "--like RUN needs --out FILE.h5: the store that holds RUN, where the simulation goes too");
   try {
@@ -305,6 +338,7 @@ int run_like(const SimOptions& o) {
   try {
     const std::string store = *o.store.out, like_id = *o.like;
     const traces::RunView profiled = traces::Reader(store).run(like_id);
+    if (code_object) return run_like_code_object(o, profiled);
     const app::LikeDispatch like = app::resolve_like(
         profiled, o.shape ? std::optional(parse_shape(*o.shape)) : std::nullopt);
     // The profile's GPU unless --arch says otherwise (a gfx942 profile times on gfx942).
@@ -334,7 +368,7 @@ int run_sim(const std::vector<std::string>& args) {
       "       tilelab sim KERNEL --timing [--functional] [--full|--all-xcds] [--listing] [--plot FILE.svg] ...\n"
       "       tilelab sim --timing --summary [--arch A] [--full]\n"
       "       tilelab sim FILE.co [--kernel NAME] --launch L.toml --functional|--timing [--save DIR] ...\n"
-      "       tilelab sim --like RUN --out FILE.h5 --timing [--shape D1,D2,...] ...\n\n"
+      "       tilelab sim --like RUN [FILE.co --launch L.toml] --out FILE.h5 --timing [--shape ...] ...\n\n"
       "--functional runs KERNEL's compiled code object in the functional emulator: inputs\n"
       "drawn from the seed, every wave-instruction executed on the CPU, the output\n"
       "compared with the kernel's CPU reference (max relative error against the kernel's\n"
@@ -380,7 +414,14 @@ int run_sim(const std::vector<std::string>& args) {
       "else the one example shape whose grid is the dispatch's; a shape that launches\n"
       "another grid or workgroup is refused with one line saying what differs.  The\n"
       "timed run is stored in FILE.h5 as RUN-timing with {\"like\": RUN} in its\n"
-      "config, so `tilelab compare FILE.h5 RUN RUN-timing` lines them up.\n"
+      "config, so `tilelab compare FILE.h5 RUN RUN-timing` lines them up.  A kernel\n"
+      "tilelab did not build is named by its code object and a launch template\n"
+      "(--like RUN FILE.co --launch L.toml): the profile's kernel must be the\n"
+      "template's (demangled); the problem's dimensions (the names its buffer sizes\n"
+      "read) are --shape NAME=V,..., else solved from the dispatch's grid, one grid\n"
+      "axis each (where several values launch the grid, \"ceil(N/256)\", the largest\n"
+      "is taken); a dimension no axis tells (a GEMM's K) must be given; the other\n"
+      "names keep the template's values.  The first line says where each came from.\n"
       "\n"
       "Exit status: 0 pass and agreement, 1 wrong result, disagreement, a hazard or a\n"
       "stopped run, 2 bad command line.\n";

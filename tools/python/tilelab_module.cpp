@@ -10,6 +10,7 @@
 
 #include "app/on_device.hpp"
 #include "app/lds_json.hpp"
+#include "app/launch_run.hpp"
 #include "app/like_dispatch.hpp"
 #include "app/compile_kernel.hpp"
 #include "app/design_check_run.hpp"
@@ -293,6 +294,60 @@ py::dict compiled_dict(const std::string& path, const std::string& arch) {
 }
 
 }  // namespace
+
+// sim(CODE_OBJECT, launch=L.toml): `sim FILE.co --launch` from Python.  The
+// dict: 'kernel', 'shape' (the launch's text), 'arch', 'workgroups', 'waves',
+// 'wave_instructions', 'seconds', 'saved' (each buffer marked save, as numpy
+// bytes; a sampled timed run saves none), and 'timing' as sim() gives it.
+py::dict sim_launch_file(const std::string& code_object, const std::string& launch, const std::string& arch_name,
+                         const py::object& shape, const app::TimedOptions& options, bool timed, const py::object& out,
+                         const py::object& run_id, const traces::WriterOptions& store, const py::object& like) {
+  const isa::CodeObject co = isa::read_code_object(code_object);
+  std::map<std::string, std::int64_t> named;
+  if (!shape.is_none()) {
+    if (!py::isinstance<py::dict>(shape))
+      throw std::invalid_argument("shape= for a launch template is a dict of its names, {'M': 4096, ...}");
+    named = shape.cast<std::map<std::string, std::int64_t>>();
+  }
+  const kernels::LaunchFile l = kernels::read_launch_file(launch, co, 0, named);
+  const arch::Arch a = arch::load_arch(arch_name);
+  const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
+                         : !like.is_none() ? app::like_run_id(like.cast<std::string>())
+                                           : app::default_run_id(timed ? "timing" : "sim", l.kernel, a.name);
+  if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);
+  std::unique_ptr<app::LaunchFileRun> run;
+  {
+    py::gil_scoped_release release;
+    run = app::run_launch_file(co, l, a, options, timed);
+  }
+  py::dict d;
+  d["kernel"] = l.kernel;
+  d["shape"] = run->shape;
+  d["arch"] = a.name;
+  d["workgroups"] = run->stats->workgroups;
+  d["waves"] = run->stats->waves;
+  d["wave_instructions"] = run->stats->wave_instructions;
+  d["seconds"] = run->stats->seconds;
+  py::dict saved;
+  for (const kernels::SavedBuffer& b : run->saved)
+    saved[py::str(b.name)] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(b.bytes.size()), b.bytes.data());
+  d["saved"] = saved;
+  if (run->model) {
+    if (!like.is_none()) run->view.extra_config_json = app::like_config_json(like.cast<std::string>());
+    const app::TimedRun& t = run->view;
+    Json tj = app::timing_json(t);
+    tj["listing"] = app::listing_json(t);
+    py::dict tm = from_json(tj);
+    add_timing_columns(tm, *t.timing, *t.program);
+    d["timing"] = tm;
+    if (!out.is_none()) app::record_timing(py::str(out).cast<std::string>(), id, t, store);
+  } else if (!out.is_none()) {
+    app::record_launch_file_run(py::str(out).cast<std::string>(), id, a, co, l.kernel, run->shape, l.seed, *run->stats,
+                                store);
+  }
+  if (!out.is_none()) d["run_id"] = id;
+  return d;
+}
 
 PYBIND11_MODULE(_tilelab, m) {
   m.doc() = "tilelab: layout algebra (CuTe semantics), LDS bank model, occupancy and swizzle search";
@@ -772,17 +827,29 @@ PYBIND11_MODULE(_tilelab, m) {
   m.def("sim", [](const std::string& kernel, const std::string& arch_name, const py::object& shape, std::uint64_t seed,
                   bool timed, const py::object& cus_count, const std::string& code_objects, bool full,
                   const py::object& out, const py::object& run_id, double wait, int threads, const py::object& like,
-                  bool all_xcds, bool fast_forward) {
+                  bool all_xcds, bool fast_forward, const py::object& launch) {
     if (full && all_xcds) throw std::invalid_argument("full=True and all_xcds=True exclude each other, as --full and --all-xcds");
     // The CLI's check (sim --cus): the model would otherwise build that many CUs.
     const long long cus_asked = to_int(cus_count);
     timing::check_cus(cus_asked);
     if (!(wait >= 0)) throw std::invalid_argument("wait must not be negative");
+    if (!like.is_none() && !timed) throw std::invalid_argument("like= goes with timing=True, as sim --like does");
+    if (!launch.is_none()) {
+      app::TimedOptions o;
+      o.seed = seed;
+      o.cus = static_cast<int>(cus_asked);
+      o.coverage = full ? app::Coverage::full : all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
+      o.fast_forward = fast_forward;
+      o.threads = threads;
+      traces::WriterOptions store;
+      store.wait_seconds = wait;
+      return sim_launch_file(kernel, py::str(launch).cast<std::string>(), arch_name, shape, o, timed, out, run_id,
+                             store, like);
+    }
     const app::SuiteTarget target = app::resolve_suite(
         kernel, arch::load_arch(arch_name),
         shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
     const std::string kind = timed ? "timing" : "sim";
-    if (!like.is_none() && !timed) throw std::invalid_argument("like= goes with timing=True, as sim --like does");
     const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
                            : !like.is_none() ? app::like_run_id(like.cast<std::string>())
                                              : app::default_run_id(kind, target.spec->name, target.arch.name);
@@ -829,6 +896,7 @@ PYBIND11_MODULE(_tilelab, m) {
      py::arg("timing") = false, py::arg("cus") = 0, py::arg("code_objects") = "", py::arg("full") = false,
      py::arg("out") = py::none(), py::arg("run_id") = py::none(), py::arg("wait") = 60.0, py::arg("threads") = 0,
      py::arg("like") = py::none(), py::arg("all_xcds") = false, py::arg("fast_forward") = true,
+     py::arg("launch") = py::none(),
      "`tilelab sim` from Python, with the CLI's defaults and keys.  Runs a kernel's code object in the functional "
      "emulator against its CPU reference and returns what `sim --functional --json` prints (pass, error, "
      "wave-instructions, 'lds_races', every LDS site, 'lds_vs_design'), plus 'tolerance_why', 'seconds' and the "
@@ -844,7 +912,11 @@ PYBIND11_MODULE(_tilelab, m) {
      "'sim-<kernel>-<arch>' or 'timing-<kernel>-<arch>', the same bytes as the CLI's --out; wait: seconds to wait "
      "for another writer); the dict then says its 'run_id'.  like='RUN' (with timing=True): the run simulates the "
      "profiled dispatch RUN (see like()); recorded with {'like': RUN} in its config and run_id default 'RUN-timing', "
-     "as `sim --like` does, so compare() lines the two up.");
+     "as `sim --like` does, so compare() lines the two up.  launch='L.toml': kernel is a code object tilelab did not "
+     "build (FILE.co, .hsaco, assembly), run from its launch file as `sim FILE.co --launch L.toml` (shape: a dict of the "
+     "template's names); the dict then has 'kernel', 'shape' (the launch's text), 'arch', 'workgroups', 'waves', "
+     "'wave_instructions', 'seconds', 'saved' (the buffers marked save, numpy bytes; none from a sampled timed run) "
+     "and, timed, 'timing'.");
   m.def("listing", [](const std::string& store, const std::string& run) {
     const traces::Reader r(store);
     py::list rows;
@@ -865,7 +937,26 @@ PYBIND11_MODULE(_tilelab, m) {
      "`tilelab runs show STORE RUN --listing`: the run's instructions in program order, one dict each (pc, "
      "instruction, hits, latency, stall, idle in the run's time unit, waits_on: the stall reason that cost most "
      "there, source: 'file:line' from the code object's line table or None), for a simulated run or an imported thread trace alike; [] when the run has no per-pc statistics.");
-  m.def("like", [](const std::string& store, const std::string& run, const py::object& shape) {
+  m.def("like", [](const std::string& store, const std::string& run, const py::object& shape,
+                   const py::object& code_object, const py::object& launch) {
+    if (code_object.is_none() != launch.is_none())
+      throw std::invalid_argument("code_object= and launch= go together, as sim --like RUN FILE.co --launch L.toml");
+    if (!code_object.is_none()) {
+      if (!shape.is_none() && !py::isinstance<py::dict>(shape))
+        throw std::invalid_argument("shape= for a launch template is a dict of its names, {'K': 4096, ...}");
+      const app::LikeLaunch l = app::resolve_like_launch(
+          traces::Reader(store).run(run), isa::read_code_object(py::str(code_object).cast<std::string>()),
+          py::str(launch).cast<std::string>(),
+          shape.is_none() ? std::map<std::string, std::int64_t>{} : shape.cast<std::map<std::string, std::int64_t>>());
+      py::dict d;
+      d["kernel"] = l.launch.kernel;
+      d["shape"] = l.given;
+      d["shape_text"] = app::launch_shape_text(l.launch);
+      d["shape_from"] = l.shape_from;
+      d["arch"] = l.arch.empty() ? py::object(py::none()) : py::object(py::str(l.arch));
+      d["workgroups"] = l.workgroups >= 0 ? py::object(py::int_(l.workgroups)) : py::object(py::none());
+      return d;
+    }
     const app::LikeDispatch l = app::resolve_like(
         traces::Reader(store).run(run),
         shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()));
@@ -877,12 +968,16 @@ PYBIND11_MODULE(_tilelab, m) {
     d["arch"] = l.arch.empty() ? py::object(py::none()) : py::object(py::str(l.arch));
     d["workgroups"] = l.workgroups >= 0 ? py::object(py::int_(l.workgroups)) : py::object(py::none());
     return d;
-  }, py::arg("store"), py::arg("run"), py::arg("shape") = py::none(),
+  }, py::arg("store"), py::arg("run"), py::arg("shape") = py::none(), py::arg("code_object") = py::none(),
+     py::arg("launch") = py::none(),
      "The suite kernel and shape of a dispatch measured on a GPU (`sim --like`'s resolution): run is a hw run of "
      "the trace store (imported or `tilelab run`).  Returns {'kernel', 'shape', 'shape_text', 'shape_from', 'arch' "
      "(None when the run does not say), 'workgroups' (the dispatch's grid; None when not recorded)}.  The shape is "
      "shape= when given, else the run's problem shape when it is in the kernel's words, else the one example "
      "shape whose grid is the dispatch's; ValueError, one line, when the kernel is no suite kernel, the shape "
      "launches another grid, or it cannot be found.  Then sim(d['kernel'], shape=d['shape'], timing=True, "
-     "out=store, like=run).");
+     "out=store, like=run).  With code_object= and launch= (a launch template of a kernel tilelab did not build, "
+     "as `sim --like RUN FILE.co --launch L.toml`): 'kernel' is the code object's, 'shape' a dict of the names given "
+     "(shape=, a dict) or solved from the dispatch's grid, 'shape_from' says how each was found; then "
+     "sim(code_object, launch=launch, shape=d['shape'], timing=True, out=store, like=run).");
 }
