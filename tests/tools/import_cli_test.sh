@@ -122,6 +122,21 @@ check "like a code object compares without --force" 0 "$rc"
 run runs show "$tmp/like.h5" co
 check "like a code object: the same cycles as the suite kernel" \
   "$("$tilelab" runs show "$tmp/like.h5" rocprof-3-timing | grep -o '[0-9]* cycles' | head -1)" "$(echo "$out" | grep -o '[0-9]* cycles' | head -1)"
+# AMD's own MXFP4 GEMM (aiter assembly, tools/reference/published) profiled
+# at one 256x256 tile: its name demangled, N and M solved from ceil(N/TILE_N)
+# and ceil(M/TILE_M), where 1..256 all launch the grid: the largest is taken.
+published="$(dirname "$0")/../../tools/reference/published"
+head -1 "$data/kernel_trace.csv" > "$tmp/aiter_trace.csv"
+echo '"KERNEL_DISPATCH","Agent 2",1,1,7,5,14,"aiter::f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256",5,2000,9000,0,0,256,256,80,256,1,1,256,1,1' >> "$tmp/aiter_trace.csv"
+run import rocprof "$tmp/aiter_trace.csv" --out "$tmp/aiter.h5" --arch gfx950
+run sim --like rocprof-5 "$published/f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256.co" \
+  --launch "$published/f4gemm_bf16_per1x32Fp4_BpreShuffle.launch.toml" --out "$tmp/aiter.h5" --timing --quiet --shape K=512
+check "like AMD's MXFP4 GEMM exit" 0 "$rc"
+contains "like AMD's MXFP4 GEMM: the kernel" "like rocprof-5 (aiter::f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256, 1 workgroups): aiter::f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256 of" "$out"
+contains "like AMD's MXFP4 GEMM: the shape" "K=512,M=256,N=256,TILE_M=256,TILE_N=256, the shape from K given, N from the grid x = 1 (ceil(N/TILE_N)), which 1..256 launch: the largest taken, M from the grid y = 1 (ceil(M/TILE_M)), which 1..256 launch: the largest taken, the template's TILE_M=256, TILE_N=256" "$out"
+contains "like AMD's MXFP4 GEMM: 4 waves" "1 workgroups on 1 of 256 CUs, 4 waves" "$out"
+run compare "$tmp/aiter.h5" rocprof-5 rocprof-5-timing
+check "like AMD's MXFP4 GEMM compares" 0 "$rc"
 run sim --like rocprof-3 "$tmp/w.h5" --launch "$template" --out "$tmp/like.h5" --timing --quiet
 check "like: a store is no code object exit" 1 "$rc"
 check "like: a store is no code object" "error: $tmp/w.h5: offset 0x0: not an ELF file" "$err"

@@ -314,7 +314,7 @@ int run_like_code_object(const SimOptions& o, const traces::RunView& profiled) {
     std::printf("like %s (%s%s): %s of %s, %s, the shape from %s\n", profiled.info.id.c_str(),
                 profiled.info.kernel.c_str(),
                 like.workgroups >= 0 ? (", " + std::to_string(like.workgroups) + " workgroups").c_str() : "",
-                like.launch.kernel.c_str(), co.path.c_str(), app::launch_shape_text(like.launch).c_str(),
+                isa::demangled(like.launch.kernel).c_str(), co.path.c_str(), app::launch_shape_text(like.launch).c_str(),
                 like.shape_from.c_str());
   // The profile's GPU unless --arch says otherwise, else the code object's.
   const std::string arch = o.arch.value_or(like.arch.empty() ? co.arch : like.arch);
