@@ -100,4 +100,13 @@ check "export missing run exit" 1 "$rc"
 check "export writes nothing" "" "$(ls "$tmp" | grep none)"
 
 check "readers never modify the file" "$sum_before" "$(sha256sum "$tmp/t.h5")"
+# Every command, and a command with its subcommand, answers --help with its
+# usage on stdout and exit 0 (`runs list --help` once said "no such file").
+for c in layout arch lds occupancy swizzle compile disasm check sim run sweep tune import runs compare export \
+         "runs list" "runs show" "import rocprof" "tune lookup" "layout eval"; do
+  run $c --help
+  check "$c --help exit" 0 "$rc"
+  check "$c --help usage" "usage: tilelab ${c%% *}" "$(echo "$out" | head -1 | cut -d' ' -f1-3)"
+done
+
 finish "traces CLI"

@@ -1,4 +1,5 @@
 // `tilelab runs list|show`, `tilelab compare`, `tilelab export`: reading the HDF5 trace store.
+#include <algorithm>
 #include <fstream>
 #include <filesystem>
 #include <iomanip>
@@ -51,8 +52,9 @@ int run_runs(const std::vector<std::string>& all_args) {
   bool json = false, listing = false;
   for (const std::string& a : all_args)
     (a == "--json" ? json = true : a == "--listing" ? listing = true : (args.push_back(a), false));
+  const bool help_asked = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
   if (args.empty()) return usage_error("runs", "runs needs list or show");
-  if (args[0] == "--help" || args[0] == "-h") {
+  if (help_asked) {  // `runs list --help` as well as `runs --help`
     std::cout << help;
     return kOk;
   }
