@@ -1,12 +1,15 @@
 #include "traces/perfetto.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
 #include <string_view>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "traces/analysis.hpp"
 
@@ -31,7 +34,21 @@ class TimelineWriter {
   virtual void slice(std::uint64_t pid, std::uint64_t tid, const char* category, const std::string& name,
                      std::int64_t ts, std::int64_t dur, const Instruction* instruction) = 0;
   virtual void counter(std::uint64_t pid, const char* name, std::int64_t ts, double value) = 0;
+  // The next run's clock: its times are cycles of a `clock_mhz` clock (0: in
+  // ns, or cycles of a clock the run does not record).
+  virtual void run_clock(double clock_mhz) { (void)clock_mhz; }
 };
+
+// The clock a run's cycles count (a cycle-model run records it in its
+// config), or 0 when its times are ns or the clock is not recorded.
+double run_clock_mhz(const Reader& r, const std::string& run) {
+  const RunView v = r.run(run);
+  if (v.info.time_unit != "cycles") return 0;
+  const nlohmann::json cfg = nlohmann::json::parse(v.info.config_json, nullptr, false);
+  if (!cfg.is_object() || !cfg.contains("clock_mhz") || !cfg["clock_mhz"].is_number()) return 0;
+  const double mhz = cfg["clock_mhz"].get<double>();
+  return mhz > 0 && mhz < 1e6 ? mhz : 0;
+}
 
 // The chip's counters over time (a cycle-model run's `xcd_counters`): per
 // XCD a process "XCD n" with two counter tracks, the L2 hit rate (%) and the
@@ -64,6 +81,7 @@ void walk_run(const Reader& r, const std::string& run, std::uint64_t group, std:
               const std::string& label, TimelineWriter& out, PerfettoStats& st) {
   const std::vector<std::string> opcodes = r.opcode_names(run), reasons = r.stall_reason_names(run);
   const std::vector<WaveRecord> waves = r.waves(run);
+  out.run_clock(run_clock_mhz(r, run));
   std::map<std::uint16_t, bool> cus;
   for (const WaveRecord& w : waves) cus[w.cu] = true;
   for (const auto& [cu, unused] : cus) out.process(pid_base + cu, label + "CU " + std::to_string(cu));
@@ -202,7 +220,8 @@ class JsonWriter final : public TimelineWriter {
 namespace pf {
 constexpr int kTracePacket = 1;                 // Trace.packet
 constexpr int kTimestamp = 8, kSequenceId = 10, kTrackEvent = 11, kInternedData = 12, kSequenceFlags = 13,
-              kTrackDescriptor = 60;            // TracePacket
+              kTracePacketDefaults = 59, kTrackDescriptor = 60;  // TracePacket
+constexpr int kTrackEventDefaults = 11;         // TracePacketDefaults (TrackEventDefaults.track_uuid = 11)
 constexpr int kUuid = 1, kTrackName = 2, kProcess = 3, kParentUuid = 5, kCounter = 8;  // TrackDescriptor
 constexpr int kPid = 1, kProcessName = 6;       // ProcessDescriptor
 constexpr int kDebugAnnotations = 4, kType = 9, kNameIid = 10, kTrackUuid = 11, kDoubleCounterValue = 44;  // TrackEvent
@@ -249,12 +268,19 @@ class Proto {
   std::string bytes_;
 };
 
-// One trusted sequence: names interned (each event name and the two
-// annotation names sent once, on the packet that first uses them), tracks
-// declared by TrackDescriptor packets: a process track per CU or XCD, a
+// Sequences: sequence 1 holds the track descriptors and the counters; each
+// wave's slices are a sequence of their own whose defaults (written on its
+// first packet, which also clears its incremental state) name the wave's
+// track, so a slice's packets carry no track.  Names are interned per
+// sequence (each event name and the three annotation names sent once, on the
+// packet that first uses them).  Tracks: a process track per CU or XCD, a
 // child track per wave, "in flight" child tracks per wave as many as its
-// overlapping operations need (a track's slices must nest), a counter track
-// per XCD counter.  Timestamps: one cycle (or the run's unit) = 1 ns.
+// overlapping operations need (a track's slices must nest; these events name
+// their track), a counter track per XCD counter.  Timestamps in ns: a run's
+// cycles at the clock it records (a cycle-model run's clock under load),
+// each instruction's issue cycle kept as its "cycle" argument; a run in ns
+// as it is; a run in cycles of an unrecorded clock (a thread trace) one
+// cycle = 1 ns.
 class ProtoWriter final : public TimelineWriter {
  public:
   explicit ProtoWriter(std::ostream& o) : o_(o) {}
@@ -267,7 +293,7 @@ class ProtoWriter final : public TimelineWriter {
   }
   void track(std::uint64_t pid, std::uint64_t tid, const std::string& name) override {
     const std::uint64_t uuid = next_uuid_++;
-    waves_[{pid, tid}] = {uuid, name, {}};
+    waves_[{pid, tid}] = {uuid, next_sequence_++, name, {}};
     Proto d;
     d.uint(pf::kUuid, uuid).uint(pf::kParentUuid, process_uuid(pid)).text(pf::kTrackName, name);
     descriptor(d);
@@ -286,14 +312,14 @@ class ProtoWriter final : public TimelineWriter {
       lane = w.lanes.end() - 1;
     }
     lane->free_from = end;
-    event(lane->uuid, pf::kSliceBegin, begin, name, nullptr);
-    event(lane->uuid, pf::kSliceEnd, end, "", nullptr);
+    event(w, lane->uuid, pf::kSliceBegin, begin, name, nullptr);
+    event(w, lane->uuid, pf::kSliceEnd, end, "", nullptr);
   }
   void slice(std::uint64_t pid, std::uint64_t tid, const char*, const std::string& name, std::int64_t ts,
              std::int64_t dur, const Instruction* in) override {
-    const std::uint64_t uuid = waves_.at({pid, tid}).uuid;
-    event(uuid, pf::kSliceBegin, ts, name, in);
-    event(uuid, pf::kSliceEnd, ts + dur, "", nullptr);
+    const Wave& w = waves_.at({pid, tid});
+    event(w, w.uuid, pf::kSliceBegin, ts, name, in);
+    event(w, w.uuid, pf::kSliceEnd, ts + dur, "", nullptr);
   }
   void counter(std::uint64_t pid, const char* name, std::int64_t ts, double value) override {
     auto [it, fresh] = counters_.try_emplace({pid, name}, 0);
@@ -306,16 +332,21 @@ class ProtoWriter final : public TimelineWriter {
     }
     Proto e;
     e.uint(pf::kType, pf::kCounterType).uint(pf::kTrackUuid, it->second).real(pf::kDoubleCounterValue, value);
-    packet(ts, &e, nullptr);
+    Proto p;
+    p.uint(pf::kTimestamp, timestamp(ts)).message(pf::kTrackEvent, e);
+    write(p, kDescriptorSequence, 0);
   }
+  void run_clock(double clock_mhz) override { clock_mhz_ = clock_mhz; }
 
  private:
+  static constexpr std::uint32_t kDescriptorSequence = 1;
   struct Lane {
     std::uint64_t uuid;
     std::int64_t free_from;
   };
   struct Wave {
     std::uint64_t uuid;
+    std::uint32_t sequence;
     std::string name;
     std::vector<Lane> lanes;
   };
@@ -328,13 +359,24 @@ class ProtoWriter final : public TimelineWriter {
   void descriptor(const Proto& d) {
     Proto p;
     p.message(pf::kTrackDescriptor, d);
-    write(p);
+    write(p, kDescriptorSequence, 0);
   }
-  // A slice's begin (with its interned name, and an instruction's pc and
-  // stall) or end.
-  void event(std::uint64_t track, int type, std::int64_t ts, const std::string& name, const Instruction* in) {
-    Proto e, interned;
-    e.uint(pf::kType, static_cast<std::uint64_t>(type)).uint(pf::kTrackUuid, track);
+  // A slice's begin (with its interned name, and an instruction's pc, stall
+  // and cycle) or end, on wave `w`'s sequence; `track` is named only when it
+  // is not the wave's own (the sequence's default).
+  void event(const Wave& w, std::uint64_t track, int type, std::int64_t ts, const std::string& name,
+             const Instruction* in) {
+    std::uint64_t flags = 0;
+    Proto e, interned, defaults;
+    if (w.sequence != current_sequence_) {  // a new sequence: its incremental state starts here
+      current_sequence_ = w.sequence;
+      names_.clear();
+      annotation_names_sent_ = false;
+      flags = pf::kIncrementalStateCleared;
+      defaults.message(pf::kTrackEventDefaults, Proto().uint(pf::kTrackUuid, w.uuid));
+    }
+    e.uint(pf::kType, static_cast<std::uint64_t>(type));
+    if (track != w.uuid) e.uint(pf::kTrackUuid, track);
     if (type == pf::kSliceBegin) {
       auto [it, fresh] = names_.try_emplace(name, names_.size() + 1);
       if (fresh) interned.message(pf::kEventNames, Proto().uint(pf::kIid, it->second).text(pf::kName, name));
@@ -344,23 +386,36 @@ class ProtoWriter final : public TimelineWriter {
       if (!annotation_names_sent_) {
         interned.message(pf::kDebugAnnotationNames, Proto().uint(pf::kIid, 1).text(pf::kName, "pc"));
         interned.message(pf::kDebugAnnotationNames, Proto().uint(pf::kIid, 2).text(pf::kName, "stall"));
+        interned.message(pf::kDebugAnnotationNames, Proto().uint(pf::kIid, 3).text(pf::kName, "cycle"));
         annotation_names_sent_ = true;
       }
       e.message(pf::kDebugAnnotations, Proto().uint(pf::kAnnotationNameIid, 1).uint(pf::kUintValue, in->pc));
-      e.message(pf::kDebugAnnotations, Proto().uint(pf::kAnnotationNameIid, 2).uint(pf::kUintValue, in->stall));
+      // A stall has its own slice before the instruction's: only a nonzero one is repeated here.
+      if (in->stall)
+        e.message(pf::kDebugAnnotations, Proto().uint(pf::kAnnotationNameIid, 2).uint(pf::kUintValue, in->stall));
+      if (clock_mhz_ > 0)  // the timeline is in ns: the issue cycle kept as an argument
+        e.message(pf::kDebugAnnotations, Proto().uint(pf::kAnnotationNameIid, 3)
+                                             .uint(pf::kUintValue, static_cast<std::uint64_t>(std::max<std::int64_t>(ts, 0))));
     }
-    packet(ts, &e, interned.bytes().empty() ? nullptr : &interned);
-  }
-  void packet(std::int64_t ts, const Proto* event, const Proto* interned) {
     Proto p;
-    p.uint(pf::kTimestamp, static_cast<std::uint64_t>(std::max<std::int64_t>(ts, 0))).message(pf::kTrackEvent, *event);
-    if (interned) p.message(pf::kInternedData, *interned);
-    write(p, pf::kNeedsIncrementalState);
+    p.uint(pf::kTimestamp, timestamp(ts)).message(pf::kTrackEvent, e);
+    if (!interned.bytes().empty()) p.message(pf::kInternedData, interned);
+    if (!defaults.bytes().empty()) p.message(pf::kTracePacketDefaults, defaults);
+    write(p, w.sequence, flags);
   }
-  void write(Proto& p, std::uint64_t flags = 0) {
-    p.uint(pf::kSequenceId, 1);
-    if (first_) flags |= pf::kIncrementalStateCleared;  // the sequence's interned names start empty here
-    first_ = false;
+  // A time of the run (cycles or ns) on the timeline (ns): rounded to the
+  // nearest ns, which keeps the order of times (slices still nest).
+  std::uint64_t timestamp(std::int64_t t) const {
+    const std::int64_t ns = clock_mhz_ > 0 ? std::llround(static_cast<double>(t) * 1000.0 / clock_mhz_) : t;
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(ns, 0));
+  }
+  // Packets that use interned names or defaults are not flagged as needing
+  // incremental state: that flag only tells a reader to skip them after a
+  // loss, and this file has none.
+  void write(Proto& p, std::uint32_t sequence, std::uint64_t flags) {
+    p.uint(pf::kSequenceId, sequence);
+    if (sequence == kDescriptorSequence && first_) flags |= pf::kIncrementalStateCleared;
+    if (sequence == kDescriptorSequence) first_ = false;
     if (flags) p.uint(pf::kSequenceFlags, flags);
     Proto wrapper;
     wrapper.message(pf::kTracePacket, p);
@@ -369,11 +424,13 @@ class ProtoWriter final : public TimelineWriter {
 
   std::ostream& o_;
   bool first_ = true, annotation_names_sent_ = false;
+  double clock_mhz_ = 0;  // the current run's (run_clock)
   std::uint64_t next_uuid_ = 1;
+  std::uint32_t next_sequence_ = kDescriptorSequence + 1, current_sequence_ = 0;
   std::map<std::uint64_t, std::uint64_t> processes_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, Wave> waves_;
   std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> counters_;
-  std::unordered_map<std::string, std::uint64_t> names_;
+  std::unordered_map<std::string, std::uint64_t> names_;  // the current sequence's
 };
 
 }  // namespace

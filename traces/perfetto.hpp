@@ -10,8 +10,11 @@
 //    its timestamps are microseconds by definition, so one cycle is shown
 //    as one microsecond;
 //  - Perfetto's own protobuf trace (export_perfetto_proto, the format
-//    rocprofv3 writes): names interned, a fraction of the JSON's size, and
-//    one cycle is one nanosecond on the timeline.
+//    rocprofv3 writes): names interned, a fraction of the JSON's size, in
+//    real time: a run's cycles at the clock it records (a cycle-model run:
+//    its clock under load), rounded to the ns, each instruction's issue cycle
+//    kept as its "cycle" argument; a run in cycles of a clock it does not
+//    record (a thread trace), one cycle = 1 ns.
 // A run with more than max_slices events is written with consecutive
 // instructions of a wave grouped into one slice, so the trace stays loadable.
 // Several runs in one file (an imported hardware run beside a simulated

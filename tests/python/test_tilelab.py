@@ -708,28 +708,43 @@ def test_perfetto_protobuf_holds_what_the_json_holds(tmp_path):
     assert len(data) * 3 < len((tmp_path / "t.json").read_bytes())
     packets = [p for f, p in protobuf_fields(data)]
     assert all(f == 1 for f, _ in protobuf_fields(data))  # Trace.packet
-    names, tracks, begins, ends, counters = {}, {}, [], [], []
+    clock = json.loads(t.load_run(store, run)["info"]["config"])["clock_mhz"]
+    names, tracks, begins, ends, counters, cycles = {}, {}, [], [], [], []
+    default_track, seen = {}, set()  # per sequence
     for k, raw in enumerate(packets):
         p = dict(protobuf_fields(raw))
-        assert p[10] == 1  # one trusted sequence
-        assert k > 0 or p[13] & 1  # the first clears the incremental state
-        if 12 in p:  # interned event names
+        seq = p[10]
+        if seq not in seen:  # each sequence's first packet clears its incremental state
+            assert p[13] & 1
+            seen.add(seq); names[seq] = {}
+        if 59 in p:  # the sequence's defaults: a wave's track
+            default_track[seq] = dict(protobuf_fields(dict(protobuf_fields(p[59]))[11]))[11]
+        if 12 in p:  # interned event names, per sequence
             for f, n in protobuf_fields(p[12]):
                 if f == 2:
-                    e = dict(protobuf_fields(n)); names[e[1]] = e[2].decode()
-        if 60 in p:  # a track
+                    e = dict(protobuf_fields(n)); names[seq][e[1]] = e[2].decode()
+        if 60 in p:  # a track, on sequence 1
+            assert seq == 1
             d = dict(protobuf_fields(p[60]))
             tracks[d[1]] = d
         if 11 in p:
             ev = dict(protobuf_fields(p[11]))
-            assert p[13] & 2 and ev[11] in tracks
+            track = ev.get(11, default_track.get(seq))
+            assert track in tracks
             if ev[9] == 1:
-                begins.append((ev[11], p[8], names[ev[10]]))
+                begins.append((track, p[8], names[seq][ev[10]]))
+                args = {dict(protobuf_fields(a))[1]: dict(protobuf_fields(a))[3]
+                        for f, a in protobuf_fields(p[11]) if f == 4}
+                if args:  # an instruction: its pc, its issue cycle, and the time in ns at the run's clock
+                    assert 1 in args and 3 in args and p[8] == int(args[3] * 1000 / clock + 0.5)  # llround
+                    cycles.append(args[3])
             elif ev[9] == 2:
-                ends.append((ev[11], p[8]))
+                ends.append((track, p[8]))
             else:
-                assert ev[9] == 4 and 8 in tracks[ev[11]]
+                assert ev[9] == 4 and 8 in tracks[track] and seq == 1
                 counters.append(struct.unpack("<d", ev[44])[0])
+    assert len(default_track) == len(seen) - 1  # every wave's sequence names its track
+    assert cycles and sorted(cycles) == sorted(e["ts"] for e in events if e.get("cat") == "instruction")
     # The JSON's slices (X) and in-flight pairs (b/e), by name, are the protobuf's slices.
     json_names = sorted([e["name"] for e in events if e["ph"] in ("X", "b")])
     assert sorted(n for _, _, n in begins) == json_names and len(ends) == len(begins)
