@@ -295,6 +295,18 @@ py::dict compiled_dict(const std::string& path, const std::string& arch) {
 
 }  // namespace
 
+// A timed run's 'timing' dict (sim()'s): `sim --timing --json`'s object with
+// the listing and the numpy columns; `like` (a run id or None) goes into its
+// config first, as `sim --like` records it.
+py::dict timing_dict(app::TimedRun& t, const py::object& like) {
+  if (!like.is_none()) t.extra_config_json = app::like_config_json(like.cast<std::string>());
+  Json tj = app::timing_json(t);
+  tj["listing"] = app::listing_json(t);
+  py::dict tm = from_json(tj);
+  add_timing_columns(tm, *t.timing, *t.program);
+  return tm;
+}
+
 // sim(CODE_OBJECT, launch=L.toml): `sim FILE.co --launch` from Python.  The
 // dict: 'kernel', 'shape' (the launch's text), 'arch', 'workgroups', 'waves',
 // 'wave_instructions', 'seconds', 'saved' (each buffer marked save, as numpy
@@ -333,14 +345,8 @@ py::dict sim_launch_file(const std::string& code_object, const std::string& laun
     saved[py::str(b.name)] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(b.bytes.size()), b.bytes.data());
   d["saved"] = saved;
   if (run->model) {
-    if (!like.is_none()) run->view.extra_config_json = app::like_config_json(like.cast<std::string>());
-    const app::TimedRun& t = run->view;
-    Json tj = app::timing_json(t);
-    tj["listing"] = app::listing_json(t);
-    py::dict tm = from_json(tj);
-    add_timing_columns(tm, *t.timing, *t.program);
-    d["timing"] = tm;
-    if (!out.is_none()) app::record_timing(py::str(out).cast<std::string>(), id, t, store);
+    d["timing"] = timing_dict(run->view, like);
+    if (!out.is_none()) app::record_timing(py::str(out).cast<std::string>(), id, run->view, store);
   } else if (!out.is_none()) {
     app::record_launch_file_run(py::str(out).cast<std::string>(), id, a, co, l.kernel, run->shape, l.seed, *run->stats,
                                 store);
@@ -834,18 +840,17 @@ PYBIND11_MODULE(_tilelab, m) {
     timing::check_cus(cus_asked);
     if (!(wait >= 0)) throw std::invalid_argument("wait must not be negative");
     if (!like.is_none() && !timed) throw std::invalid_argument("like= goes with timing=True, as sim --like does");
-    if (!launch.is_none()) {
-      app::TimedOptions o;
-      o.seed = seed;
-      o.cus = static_cast<int>(cus_asked);
-      o.coverage = full ? app::Coverage::full : all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
-      o.fast_forward = fast_forward;
-      o.threads = threads;
-      traces::WriterOptions store;
-      store.wait_seconds = wait;
+    app::TimedOptions o;  // the timed run's (sim --timing's options)
+    o.seed = seed;
+    o.cus = static_cast<int>(cus_asked);
+    o.coverage = full ? app::Coverage::full : all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
+    o.fast_forward = fast_forward;
+    o.threads = threads;
+    traces::WriterOptions store;
+    store.wait_seconds = wait;
+    if (!launch.is_none())
       return sim_launch_file(kernel, py::str(launch).cast<std::string>(), arch_name, shape, o, timed, out, run_id,
                              store, like);
-    }
     const app::SuiteTarget target = app::resolve_suite(
         kernel, arch::load_arch(arch_name),
         shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
@@ -854,19 +859,11 @@ PYBIND11_MODULE(_tilelab, m) {
                            : !like.is_none() ? app::like_run_id(like.cast<std::string>())
                                              : app::default_run_id(kind, target.spec->name, target.arch.name);
     if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
-    traces::WriterOptions store;
-    store.wait_seconds = wait;
     std::optional<kernels::DesignReport> design;
     if (target.spec->work) design = kernels::design_check(*target.spec, target.arch, std::nullopt, target.shape);
     std::unique_ptr<app::TimedKernelRun> timed_run;
     app::FunctionalRun functional;
     if (timed) {
-      app::TimedOptions o;
-      o.seed = seed;
-      o.cus = static_cast<int>(cus_asked);
-      o.coverage = full ? app::Coverage::full : all_xcds ? app::Coverage::all_xcds : app::Coverage::sampled;
-      o.fast_forward = fast_forward;
-      o.threads = threads;
       py::gil_scoped_release release;  // the model's threads (and the caller's) run while it works
       timed_run = app::run_timed(target, o);
     } else {
@@ -878,13 +875,8 @@ PYBIND11_MODULE(_tilelab, m) {
     d["seconds"] = r.seconds;
     d["output"] = py::array_t<std::uint8_t>(static_cast<py::ssize_t>(r.output.size()), r.output.data());
     if (timed_run) {
-      if (!like.is_none()) timed_run->view.extra_config_json = app::like_config_json(like.cast<std::string>());
+      d["timing"] = timing_dict(timed_run->view, like);
       const app::TimedRun& t = timed_run->view;
-      Json tj = app::timing_json(t);
-      tj["listing"] = app::listing_json(t);
-      py::dict tm = from_json(tj);
-      add_timing_columns(tm, *t.timing, *t.program);
-      d["timing"] = tm;
       if (t.timing->sampled_xcds) d["pass"] = py::none();  // the other XCDs' output was never written
       if (!out.is_none()) app::record_timing(py::str(out).cast<std::string>(), id, t, store);
     } else if (!out.is_none()) {
