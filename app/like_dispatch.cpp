@@ -275,6 +275,10 @@ LikeLaunch resolve_like_launch(const traces::RunView& run, const isa::CodeObject
 
 std::string like_run_id(const std::string& run) { return run + "-timing"; }
 
+std::string sim_run_id(const std::string& like, std::string_view kind, const std::string& kernel, const std::string& arch) {
+  return like.empty() ? default_run_id(kind, kernel, arch) : like_run_id(like);
+}
+
 std::string like_config_json(const std::string& run) { return nlohmann::json{{"like", run}}.dump(); }
 
 }  // namespace tilelab::app

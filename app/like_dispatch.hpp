@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/launch_file.hpp"
@@ -67,6 +68,9 @@ LikeLaunch resolve_like_launch(const traces::RunView& run, const isa::CodeObject
 // RUN-timing unless one is given, and {"like": RUN} merged into its config
 // (what lets traces::compare line the two up without --force).
 std::string like_run_id(const std::string& run);
+// A simulated run's id when none is given: like_run_id(like) when it
+// simulates profiled run `like` (non-empty), else default_run_id(kind, kernel, arch).
+std::string sim_run_id(const std::string& like, std::string_view kind, const std::string& kernel, const std::string& arch);
 std::string like_config_json(const std::string& run);
 
 }  // namespace tilelab::app

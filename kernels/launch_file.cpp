@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -51,13 +52,17 @@ using Shape = std::map<std::string, std::int64_t>;
 
 // A whole number written as a TOML integer, or as a string holding an
 // expression of the shape (kernels/launch_expression.hpp): "ceil(N/256)".
+// `names`, when given, gains the names the expression reads.
 std::optional<std::int64_t> whole_number(const std::string& file, const toml::node& n, const Shape& shape,
-                                         const std::string& what) {
+                                         const std::string& what, std::set<std::string>* names = nullptr) {
   if (n.is_integer()) return **n.as_integer();
   if (!n.is_string()) return std::nullopt;
   const std::string& text = **n.as_string();
   try {
-    return LaunchExpression::parse(text).whole(shape);
+    const LaunchExpression e = LaunchExpression::parse(text);
+    if (names)
+      for (const std::string& name : e.names()) names->insert(name);
+    return e.whole(shape);
   } catch (const LaunchExpressionError& e) {
     fail(file, &n, what + " '" + text + "': " + e.what());
   }
@@ -83,8 +88,9 @@ void only(const std::string& file, const toml::table& t, std::initializer_list<c
       fail(file, &v, "unknown key '" + std::string(k.str()) + "'" + in);
 }
 
+// `size_names` gains the names a buffer's size reads.
 LaunchArg read_arg(const std::string& file, const std::string& key, const toml::node& node, const isa::Kernel& k,
-                   const Shape& shape) {
+                   const Shape& shape, std::set<std::string>& size_names) {
   LaunchArg a;
   a.key = key;
   const isa::KernelArg* meta = nullptr;
@@ -130,7 +136,7 @@ LaunchArg read_arg(const std::string& file, const std::string& key, const toml::
     if (!bt) fail(file, b, "buffer must be { bytes = N, fill = ... }");
     only(file, *bt, {"bytes", "fill", "dtype", "value", "path"}, " in a buffer");
     a.is_buffer = true;
-    const auto bytes = bt->get("bytes") ? whole_number(file, *bt->get("bytes"), shape, "bytes") : std::nullopt;
+    const auto bytes = bt->get("bytes") ? whole_number(file, *bt->get("bytes"), shape, "bytes", &size_names) : std::nullopt;
     if (!bytes || *bytes < 0 || static_cast<std::uint64_t>(*bytes) > kMaxBufferBytes)
       fail(file, b, "buffer bytes must be an integer from 0 to 2^32" + (bytes ? " (this is " + std::to_string(*bytes) + ")" : std::string()));
     a.bytes = static_cast<std::uint64_t>(*bytes);
@@ -253,13 +259,8 @@ LaunchFile read_launch_file(const std::string& file, const isa::CodeObject& co, 
   if (const toml::node* a = root.get("args")) {
     const toml::table* t = a->as_table();
     if (!t) fail(file, a, "args must be a table of [args.NAME] tables");
-    for (const auto& [key, node] : *t) {
-      l.args.push_back(read_arg(file, std::string(key.str()), node, *k, l.shape));
-      // read_arg parsed the size already: it is well formed
-      const toml::node* b = node.as_table()->get("buffer");
-      if (const toml::node* bytes = b ? b->as_table()->get("bytes") : nullptr; bytes && bytes->is_string())
-        for (const std::string& name : LaunchExpression::parse(**bytes->as_string()).names()) l.problem_names.insert(name);
-    }
+    for (const auto& [key, node] : *t)
+      l.args.push_back(read_arg(file, std::string(key.str()), node, *k, l.shape, l.problem_names));
   }
   // Every argument but the padding slots must be given: a forgotten pointer
   // would run the kernel on address 0.

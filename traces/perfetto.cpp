@@ -229,7 +229,7 @@ constexpr int kSliceBegin = 1, kSliceEnd = 2, kCounterType = 4;  // TrackEvent.T
 constexpr int kEventNames = 2, kDebugAnnotationNames = 3;        // InternedData
 constexpr int kIid = 1, kName = 2;              // EventName, DebugAnnotationName
 constexpr int kAnnotationNameIid = 1, kUintValue = 3;  // DebugAnnotation
-constexpr int kIncrementalStateCleared = 1, kNeedsIncrementalState = 2;  // TracePacket.SequenceFlags
+constexpr int kIncrementalStateCleared = 1;  // TracePacket.SequenceFlags
 }  // namespace pf
 
 // A message in protobuf's wire format (varints, length-delimited fields, doubles).

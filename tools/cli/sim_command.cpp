@@ -209,8 +209,7 @@ int run_timed(const app::SuiteTarget& target, const SimOptions& o, const std::st
   report_timing(t, o.json, o.listing);
   if (o.store.out)
     app::record_timing(*o.store.out,
-                       o.store.id_or(!like.empty() ? app::like_run_id(like)
-                                                   : app::default_run_id("timing", t.kernel, target.arch.name)),
+                       o.store.id_or(app::sim_run_id(like, "timing", t.kernel, target.arch.name)),
                        t, writer_options(o.store));
   if (o.plot) {
     const std::string e =
@@ -230,54 +229,51 @@ int run_launch(const SimOptions& o, const isa::CodeObject& co, const kernels::La
                const std::string& like = "") {
   namespace fs = std::filesystem;
   const std::string& file = co.path;
-  {
-    const std::string id = o.store.id_or(!like.empty() ? app::like_run_id(like)
-                                                       : app::default_run_id(o.timing ? "timing" : "sim", l.kernel, a.name));
-    if (o.store.out) traces::check_new_run(*o.store.out, id);
-    if (o.save) {
-      std::error_code ec;
-      fs::create_directories(*o.save, ec);
-      if (!fs::is_directory(*o.save))
-        return usage_error("sim", "--save " + *o.save + ": cannot make that folder");
-    }
-    app::TimedOptions timed = timed_options(o);
-    timed.check_reference = o.save.has_value();  // saved buffers need every workgroup
-    const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, timed, o.timing);
-    const std::string& shape = run->shape;
-    if (run->model) {
-      if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
-      const app::TimedRun& t = run->view;
-      report_timing(t, o.json, o.listing);
-      if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store));
-      if (o.plot) {
-        const std::string e = write_roofline(*o.plot, run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
-        if (!e.empty()) {
-          std::cerr << "error: " << e << "\n";
-          return kFailed;
-        }
-      }
-    } else {
-      const emu::RunStats& stats = *run->stats;
-      std::printf("%s (%s) on %s, %s: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s\n", l.kernel.c_str(),
-                  file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(stats.workgroups),
-                  static_cast<unsigned long long>(stats.waves),
-                  static_cast<unsigned long long>(stats.wave_instructions), stats.seconds);
-      print_text(stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
-      if (o.store.out)
-        app::record_launch_file_run(*o.store.out, id, a, co, l.kernel, shape, l.seed, stats,
-                                    writer_options(o.store));
-    }
-    for (const auto& b : run->saved) {
-      if (!o.save) break;
-      const std::string out = (fs::path(*o.save) / (b.name + ".bin")).string();
-      std::ofstream f(out, std::ios::binary);
-      if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
-        throw std::runtime_error("cannot write '" + out + "'");
-    }
-    if (!o.save && !run->saved.empty())
-      std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());
-    return run->model && run->model->result().hazard_count ? kFailed : kOk;
+  const std::string id = o.store.id_or(app::sim_run_id(like, o.timing ? "timing" : "sim", l.kernel, a.name));
+  if (o.store.out) traces::check_new_run(*o.store.out, id);
+  if (o.save) {
+    std::error_code ec;
+    fs::create_directories(*o.save, ec);
+    if (!fs::is_directory(*o.save))
+      return usage_error("sim", "--save " + *o.save + ": cannot make that folder");
   }
+  app::TimedOptions timed = timed_options(o);
+  timed.check_reference = o.save.has_value();  // saved buffers need every workgroup
+  const std::unique_ptr<app::LaunchFileRun> run = app::run_launch_file(co, l, a, timed, o.timing);
+  const std::string& shape = run->shape;
+  if (run->model) {
+    if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
+    const app::TimedRun& t = run->view;
+    report_timing(t, o.json, o.listing);
+    if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store));
+    if (o.plot) {
+      const std::string e = write_roofline(*o.plot, run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
+      if (!e.empty()) {
+        std::cerr << "error: " << e << "\n";
+        return kFailed;
+      }
+    }
+  } else {
+    const emu::RunStats& stats = *run->stats;
+    std::printf("%s (%s) on %s, %s: %llu workgroups, %llu waves, %llu wave-instructions in %.3f s\n", l.kernel.c_str(),
+                file.c_str(), a.name.c_str(), shape.c_str(), static_cast<unsigned long long>(stats.workgroups),
+                static_cast<unsigned long long>(stats.waves),
+                static_cast<unsigned long long>(stats.wave_instructions), stats.seconds);
+    print_text(stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
+    if (o.store.out)
+      app::record_launch_file_run(*o.store.out, id, a, co, l.kernel, shape, l.seed, stats,
+                                  writer_options(o.store));
+  }
+  for (const auto& b : run->saved) {
+    if (!o.save) break;
+    const std::string out = (fs::path(*o.save) / (b.name + ".bin")).string();
+    std::ofstream f(out, std::ios::binary);
+    if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
+      throw std::runtime_error("cannot write '" + out + "'");
+  }
+  if (!o.save && !run->saved.empty())
+    std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());
+  return run->model && run->model->result().hazard_count ? kFailed : kOk;
 }
 
 // A code object with a launch file, as the command line says.

@@ -307,6 +307,17 @@ py::dict timing_dict(app::TimedRun& t, const py::object& like) {
   return tm;
 }
 
+// A launch template's shape= (None or a dict of its names), as --shape NAME=V,...
+std::map<std::string, std::int64_t> template_shape(const py::object& shape) {
+  if (shape.is_none()) return {};
+  if (!py::isinstance<py::dict>(shape))
+    throw std::invalid_argument("shape= for a launch template is a dict of its names, {'M': 4096, ...}");
+  return shape.cast<std::map<std::string, std::int64_t>>();
+}
+
+// like= as sim_run_id takes it ("" for None).
+std::string like_id(const py::object& like) { return like.is_none() ? "" : like.cast<std::string>(); }
+
 // sim(CODE_OBJECT, launch=L.toml): `sim FILE.co --launch` from Python.  The
 // dict: 'kernel', 'shape' (the launch's text), 'arch', 'workgroups', 'waves',
 // 'wave_instructions', 'seconds', 'saved' (each buffer marked save, as numpy
@@ -315,17 +326,10 @@ py::dict sim_launch_file(const std::string& code_object, const std::string& laun
                          const py::object& shape, const app::TimedOptions& options, bool timed, const py::object& out,
                          const py::object& run_id, const traces::WriterOptions& store, const py::object& like) {
   const isa::CodeObject co = isa::read_code_object(code_object);
-  std::map<std::string, std::int64_t> named;
-  if (!shape.is_none()) {
-    if (!py::isinstance<py::dict>(shape))
-      throw std::invalid_argument("shape= for a launch template is a dict of its names, {'M': 4096, ...}");
-    named = shape.cast<std::map<std::string, std::int64_t>>();
-  }
-  const kernels::LaunchFile l = kernels::read_launch_file(launch, co, 0, named);
+  const kernels::LaunchFile l = kernels::read_launch_file(launch, co, 0, template_shape(shape));
   const arch::Arch a = arch::load_arch(arch_name);
   const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
-                         : !like.is_none() ? app::like_run_id(like.cast<std::string>())
-                                           : app::default_run_id(timed ? "timing" : "sim", l.kernel, a.name);
+                                           : app::sim_run_id(like_id(like), timed ? "timing" : "sim", l.kernel, a.name);
   if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);
   std::unique_ptr<app::LaunchFileRun> run;
   {
@@ -854,10 +858,9 @@ PYBIND11_MODULE(_tilelab, m) {
     const app::SuiteTarget target = app::resolve_suite(
         kernel, arch::load_arch(arch_name),
         shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
-    const std::string kind = timed ? "timing" : "sim";
     const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
-                           : !like.is_none() ? app::like_run_id(like.cast<std::string>())
-                                             : app::default_run_id(kind, target.spec->name, target.arch.name);
+                                             : app::sim_run_id(like_id(like), timed ? "timing" : "sim",
+                                                               target.spec->name, target.arch.name);
     if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
     std::optional<kernels::DesignReport> design;
     if (target.spec->work) design = kernels::design_check(*target.spec, target.arch, std::nullopt, target.shape);
@@ -934,12 +937,9 @@ PYBIND11_MODULE(_tilelab, m) {
     if (code_object.is_none() != launch.is_none())
       throw std::invalid_argument("code_object= and launch= go together, as sim --like RUN FILE.co --launch L.toml");
     if (!code_object.is_none()) {
-      if (!shape.is_none() && !py::isinstance<py::dict>(shape))
-        throw std::invalid_argument("shape= for a launch template is a dict of its names, {'K': 4096, ...}");
       const app::LikeLaunch l = app::resolve_like_launch(
           traces::Reader(store).run(run), isa::read_code_object(py::str(code_object).cast<std::string>()),
-          py::str(launch).cast<std::string>(),
-          shape.is_none() ? std::map<std::string, std::int64_t>{} : shape.cast<std::map<std::string, std::int64_t>>());
+          py::str(launch).cast<std::string>(), template_shape(shape));
       py::dict d;
       d["kernel"] = l.launch.kernel;
       d["shape"] = l.given;
