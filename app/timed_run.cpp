@@ -12,6 +12,7 @@ timing::Options model_options(const TimedOptions& o, const std::string& kernel) 
   m.max_cycles = o.max_cycles;
   m.progress = o.progress;
   m.threads = o.threads;
+  if (!o.keep_events) m.max_events = 0;
   // A reference check needs every workgroup's output.
   const bool partial = o.coverage != Coverage::full && !o.check_reference;
   m.sample = partial && o.coverage == Coverage::sampled;

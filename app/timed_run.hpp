@@ -67,6 +67,9 @@ struct TimedOptions {
   std::uint64_t launch_budget = emu::Emulator::kDefaultLaunchBudget;
   int top = 10;
   int threads = 1;  // the cycle model's threads (0: one per core); the result does not depend on it
+  // Keep the issue records (the store's `events` rows, Python's "events"):
+  // off for a run nothing records, which then neither builds nor keeps them.
+  bool keep_events = true;
   std::function<void(const timing::Progress&)> progress;
 };
 

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "sim/emu/float_bits.hpp"
+#include "sim/emu/mx_decode.hpp"
 #include "sim/emu/semantics.hpp"
 
 namespace tilelab::emu {
@@ -182,20 +183,19 @@ void mfma_i8(Wave& w, const Op& op, Env&) {
 // 16-31 k = K/2+16g..+15; FP4: nibble n (low first) is k = 32g + n.  The
 // scale of (row, k) is byte `sel` of the scale VGPR in lane row + R*(k/32);
 // without a scale operand (the unscaled forms) it is 1.  Element decoding in
-// float_bits.hpp.  FP6 (formats 2, 3) is refused with one line: no suite or
-// AMD kernel uses it yet, and its packing is not exercised by any test.
-// Every code's value, from decode_f8f6f4 and decode_e8m0 once: a table
-// lookup per element instead of an ldexp (which made a scaled MFMA some
-// 50 µs to emulate).
-struct DecodeTables {
-  float e4m3[256], e5m2[256], e2m1[16], e8m0[256];
-  DecodeTables() {
-    for (std::uint32_t c = 0; c < 256; ++c) e4m3[c] = decode_f8f6f4(0, c), e5m2[c] = decode_f8f6f4(1, c), e8m0[c] = decode_e8m0(c);
-    for (std::uint32_t c = 0; c < 16; ++c) e2m1[c] = decode_f8f6f4(4, c);
+// mx_decode (the values of float_bits.hpp).  FP6 (formats 2, 3) is refused
+// with one line: no suite or AMD kernel uses it yet, and its packing is not
+// exercised by any test.
+// Every E8M0 scale's value, from decode_e8m0 once (an ldexp per scale made a
+// scaled MFMA some 50 µs to emulate).
+struct ScaleTable {
+  float e8m0[256];
+  ScaleTable() {
+    for (std::uint32_t c = 0; c < 256; ++c) e8m0[c] = decode_e8m0(c);
   }
 };
-const DecodeTables& decode_tables() {
-  static const DecodeTables t;
+const ScaleTable& scale_table() {
+  static const ScaleTable t;
   return t;
 }
 
@@ -204,35 +204,26 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, 
   constexpr int K = 2048 / R;
   if (format != 0 && format != 1 && format != 4)
     throw EmuError("f8f6f4 format " + std::to_string(format) + " (FP6) is not implemented");
-  const DecodeTables& d = decode_tables();
-  const u32* reg[8];
-  for (int r = 0; r < (format == 4 ? 4 : 8); ++r) reg[r] = vector_reg(w, src, r);
-  // By lane group g and element slot: the R lanes of a group are R
-  // consecutive rows, so the innermost loop reads and writes contiguously.
-  for (int g = 0; g < kLanes / R; ++g) {
-    if (format == 4) {
-      for (int n = 0; n < 32; ++n) {
-        const u32* src_reg = reg[n / 8] + R * g;
-        const int shift = 4 * (n % 8);
-        for (int row = 0; row < R; ++row) t[32 * g + n][row] = d.e2m1[(src_reg[row] >> shift) & 15];
-      }
-    } else {
-      const float* table = format == 0 ? d.e4m3 : d.e5m2;
-      for (int b = 0; b < 32; ++b) {
-        const int k = b < 16 ? 16 * g + b : K / 2 + 16 * g + (b - 16);
-        const u32* src_reg = reg[b / 4] + R * g;
-        const int shift = 8 * (b % 4);
-        for (int row = 0; row < R; ++row) t[k][row] = table[(src_reg[row] >> shift) & 0xff];
-      }
-    }
-  }
-  if (!scale) return;
-  const u32* sv = vector_reg(w, *scale);
+  const ScaleTable& d = scale_table();
   float factor[K / 32][R];  // the scale of (K-block, row): lane row + R * block
-  for (int blk = 0; blk < K / 32; ++blk)
-    for (int row = 0; row < R; ++row) factor[blk][row] = d.e8m0[(sv[row + R * blk] >> (8 * sel)) & 0xff];
-  for (int k = 0; k < K; ++k)
-    for (int row = 0; row < R; ++row) t[k][row] *= factor[k / 32][row];
+  if (scale) {
+    const u32* sv = vector_reg(w, *scale);
+    for (int blk = 0; blk < K / 32; ++blk)
+      for (int row = 0; row < R; ++row) factor[blk][row] = d.e8m0[(sv[row + R * blk] >> (8 * sel)) & 0xff];
+  }
+  const u32* reg[8];
+  for (int r = 0; r < 8; ++r) reg[r] = r < (format == 4 ? 4 : 8) ? vector_reg(w, src, r) : nullptr;
+  // Lane group g holds rows 0..R-1 (lanes R*g ..): its slot s is k = 32g + s
+  // (FP4), or 16g + s then K/2 + 16g + s - 16 (FP8).
+  const MxFormat f = format == 0 ? MxFormat::e4m3 : format == 1 ? MxFormat::e5m2 : MxFormat::e2m1;
+  for (int g = 0; g < kLanes / R; ++g) {
+    const u32* group[8];
+    int k[32];
+    for (int r = 0; r < 8; ++r) group[r] = reg[r] ? reg[r] + R * g : nullptr;
+    for (int slot = 0; slot < 32; ++slot)
+      k[slot] = format == 4 ? 32 * g + slot : slot < 16 ? 16 * g + slot : K / 2 + 16 * g + (slot - 16);
+    decode_mx_slots(f, group, R, k, scale ? &factor[0][0] : nullptr, &t[0][0]);
+  }
 }
 
 // Operands: D, A, B, C, scale A, scale B; the scale byte of A is op_sel[0] +

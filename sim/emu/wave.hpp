@@ -5,8 +5,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -16,6 +19,7 @@ namespace tilelab::emu {
 
 inline constexpr int kLanes = 64;
 inline constexpr int kSgprs = 128;
+inline constexpr int kVectorRegisters = 512;  // v0-v255 then a0-a255
 
 // One LDS-DMA load's data on its way to LDS (global_load_lds_*, buffer_load
 // ... lds): it lands when the issuing wave's s_waitcnt vmcnt says the load
@@ -28,12 +32,50 @@ struct LdsDmaWrite {
   std::vector<std::uint8_t> data;      // per lane, `bytes` each
 };
 
+// A wave's vector register file (v0-v255 then a0-a255, kLanes values
+// each), all zero when made.  Its 128 KiB come from calloc, which hands out
+// memory the OS zeroes and maps a page at a time where it is first written:
+// a kernel that uses 128 registers touches a quarter of it, where a vector's
+// memset touched every page of every wave it started (most of a workgroup's
+// start-up time, and a fifth of a short full-chip run's).
+class VectorFile {
+ public:
+  static constexpr std::size_t kWords = static_cast<std::size_t>(kVectorRegisters) * kLanes;
+  VectorFile() : words_(static_cast<std::uint32_t*>(std::calloc(kWords, sizeof(std::uint32_t)))) {
+    if (!words_) throw std::bad_alloc();
+  }
+  VectorFile(const VectorFile& o) : VectorFile() { *this = o; }
+  VectorFile& operator=(const VectorFile& o) {
+    if (this != &o) {
+      if (!words_) *this = VectorFile();
+      std::memcpy(words_.get(), o.words_.get(), kWords * sizeof(std::uint32_t));
+    }
+    return *this;
+  }
+  VectorFile(VectorFile&&) noexcept = default;
+  VectorFile& operator=(VectorFile&&) noexcept = default;
+  // Every register zero again (a finished wave's file reused for a new wave).
+  void clear() { std::memset(words_.get(), 0, kWords * sizeof(std::uint32_t)); }
+  std::uint32_t* reg(int r) { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
+  const std::uint32_t* reg(int r) const { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
+
+ private:
+  struct Free {
+    void operator()(std::uint32_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::uint32_t[], Free> words_;
+};
+
 struct Wave {
+  Wave() = default;
+  // A wave whose register file is `file` (a finished wave's), zeroed: the
+  // same state as Wave(), on memory already mapped.
+  explicit Wave(VectorFile&& file) : v(std::move(file)) { v.clear(); }
   std::array<std::uint32_t, kSgprs> s{};
   std::uint64_t vcc = 0, exec = 0;
   std::uint32_t m0 = 0;
   bool scc = false;
-  std::vector<std::uint32_t> v = std::vector<std::uint32_t>(512 * kLanes);  // v0..v255 then a0..a255
+  VectorFile v;
   std::uint32_t pc = 0;  // index of the next instruction in the program
   bool done = false;
   bool at_barrier = false;
@@ -63,8 +105,8 @@ struct Wave {
   std::vector<std::uint8_t> scratch;
   std::uint64_t scratch_base = 0;
 
-  std::uint32_t* vgpr(int r) { return &v[static_cast<std::size_t>(r) * kLanes]; }
-  const std::uint32_t* vgpr(int r) const { return &v[static_cast<std::size_t>(r) * kLanes]; }
+  std::uint32_t* vgpr(int r) { return v.reg(r); }
+  const std::uint32_t* vgpr(int r) const { return v.reg(r); }
   std::uint32_t* agpr(int r) { return vgpr(256 + r); }
 };
 

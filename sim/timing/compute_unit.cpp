@@ -44,8 +44,10 @@ void CycleModel::ComputeUnit::sort_simd(Simd& s) {
 bool CycleModel::ComputeUnit::place(std::uint64_t at) {
   if (queue_->empty() || resident_groups_ >= max_workgroups_) return false;
   const GroupId id = queue_->take();
-  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, id), {}, 0, 0,
+  emu::Emulator::Workgroup* reuse = finished_.empty() ? nullptr : &finished_.back();
+  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, id, reuse), {}, 0, 0,
                           static_cast<std::uint32_t>(m_.workgroups_placed_++)});
+  if (reuse) finished_.pop_back();
   Group& g = groups_.back();
   g.grid_id = id;
   g.start = at;
@@ -210,10 +212,7 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   if (--g.live == 0) {
     --resident_groups_;
     retired_.push_back({g.grid_id, g.start, g.end, g.instructions});
-    g.wg.waves.clear();  // the registers are not needed any more
-    g.wg.waves.shrink_to_fit();
-    g.wg.lds.clear();
-    g.wg.lds.shrink_to_fit();
+    finished_.push_back(std::move(g.wg));  // its registers and LDS, for the next workgroup
     while (place(g.end)) {
     }
   }
@@ -316,7 +315,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   }
   r.stall_cycles[static_cast<std::size_t>(Reason::idle)] += w.idle;
   r.issue_cycles += period;
-  events_.push_back({w.id, index, reason, stall, static_cast<std::uint32_t>(w.idle), c, complete});
+  if (m_.options_.max_events) events_.push_back({w.id, index, reason, stall, static_cast<std::uint32_t>(w.idle), c, complete});
   w.split.fill(0);
 
   // The next instruction's first attempt.

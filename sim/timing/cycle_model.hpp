@@ -77,7 +77,7 @@ struct Options {
   // workgroups' work is set by one coordinate of their id).
   bool fast_forward = false;
   std::string sample_only;
-  std::size_t max_events = 4'000'000;   // issue records kept (all are counted)
+  std::size_t max_events = 4'000'000;   // issue records kept (all are counted; 0: none built)
   // A launch still running at this simulated cycle stops with a TimingError
   // (a wave that sleeps or waits in a loop for longer than any kernel runs:
   // the instruction budgets alone would let it take days of wall time).

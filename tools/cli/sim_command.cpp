@@ -134,6 +134,7 @@ app::TimedOptions timed_options(const SimOptions& o) {
   t.launch_budget = o.budgets.launch_instructions;
   t.top = o.top;
   t.threads = o.threads;
+  t.keep_events = o.store.out.has_value();  // only the store reads them
   return t;
 }
 
