@@ -13,7 +13,7 @@ namespace tilelab::emu {
 enum class MxFormat { e4m3 = 0, e5m2 = 1, e2m1 = 4 };
 
 // One lane group's 32 element slots of an f8f6f4 operand, `rows` lanes
-// (rows a multiple of 16): slot s is the field of width w (8, or 4 for
+// (16 or 32: the vector path's; others take the scalar one): slot s is the field of width w (8, or 4 for
 // E2M1) at bit w * (s % (32 / w)) of registers[s / (32 / w)][row]; its
 // values go to out[rows * k[s] + row], times factor[rows * (k[s] / 32) +
 // row] when factor is not null.  The values are decode_f8f6f4's (times the

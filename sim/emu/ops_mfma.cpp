@@ -6,10 +6,13 @@
 // B[P*(l/R) + p][l % R] for p = 0..P-1 (packed low half first); D/C element
 // (i, j) is in lane j + R*((i/4) % G), register (i % 4) + 4*(i / (4*G)).
 //
-// Arithmetic: products of bf16 / f16 values are exact in f32; each output is
-// C plus the K products added one at a time in k order, rounding to nearest
-// even after each add.  The hardware's internal summation order is not
-// documented [?]; results can differ from it in the last bits of large-K sums.
+// Arithmetic: each output is C plus the K products added one at a time in k
+// order, each product and add rounded once to nearest even (a fused
+// multiply-add, on every host: the AVX-512 path's FMA, std::fma elsewhere).
+// Products of bf16, f16, FP8 and FP4 values are exact in f32, so this is also
+// multiply-then-add, except where a block-scaled product leaves f32's normal
+// range.  The hardware's internal summation order is not documented [?];
+// results can differ from it in the last bits of large-K sums.
 // GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined results.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
@@ -48,9 +51,9 @@ float element(u32 word, int idx, bool ocp_fp8) {
 }
 
 // The rows of an R x R output (R = 16 or 32: one or two 16-wide vectors) in
-// AVX-512 registers: the same multiply-then-add per k as the portable loop
-// (not an FMA, which would round differently when a product is not exact in
-// f32).
+// AVX-512 registers: the same fused multiply-add per k as the portable loop.
+// (Written as an FMA: GCC contracted the multiply and add it was written as
+// into one, so that hosts with and without AVX-512 rounded differently.)
 template <int R, int K>
 __attribute__((target("avx512f"))) void multiply_avx512(const float* __restrict at, const float* __restrict b,
                                                          float* __restrict acc) {
@@ -65,7 +68,7 @@ __attribute__((target("avx512f"))) void multiply_avx512(const float* __restrict 
       for (int v = 0; v < V; ++v) bk[v] = _mm512_loadu_ps(b + R * k + 16 * v);
       for (int r = 0; r < 8; ++r) {
         const __m512 x = _mm512_set1_ps(at[k * R + i0 + r]);
-        for (int v = 0; v < V; ++v) row[r][v] = _mm512_add_ps(row[r][v], _mm512_mul_ps(x, bk[v]));
+        for (int v = 0; v < V; ++v) row[r][v] = _mm512_fmadd_ps(x, bk[v], row[r][v]);
       }
     }
     for (int r = 0; r < 8; ++r)
@@ -86,7 +89,7 @@ void multiply(const float* __restrict at, const float* __restrict b, float* __re
   for (int i = 0; i < R; ++i)
     for (int k = 0; k < K; ++k) {
       const float x = at[k * R + i];
-      for (int j = 0; j < R; ++j) acc[i * R + j] += x * b[k * R + j];
+      for (int j = 0; j < R; ++j) acc[i * R + j] = std::fma(x, b[k * R + j], acc[i * R + j]);
     }
 }
 

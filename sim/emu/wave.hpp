@@ -5,7 +5,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -33,37 +32,30 @@ struct LdsDmaWrite {
 };
 
 // A wave's vector register file (v0-v255 then a0-a255, kLanes values
-// each), all zero when made.  Its 128 KiB come from calloc, which hands out
-// memory the OS zeroes and maps a page at a time where it is first written:
-// a kernel that uses 128 registers touches a quarter of it, where a vector's
-// memset touched every page of every wave it started (most of a workgroup's
-// start-up time, and a fifth of a short full-chip run's).
+// each), all zero when made.  Its 128 KiB are a finished wave's file of this
+// process, cleared, or else mapped from the OS, which zeroes a page only
+// where it is first written: a kernel with 163 VGPRs touches 11 of the 32
+// pages.  A vector cleared every page of every wave started, which was a
+// fifth of a short full-chip run's time (a first-touched page costs
+// microseconds on a virtual machine).
 class VectorFile {
  public:
-  static constexpr std::size_t kWords = static_cast<std::size_t>(kVectorRegisters) * kLanes;
-  VectorFile() : words_(static_cast<std::uint32_t*>(std::calloc(kWords, sizeof(std::uint32_t)))) {
-    if (!words_) throw std::bad_alloc();
-  }
-  VectorFile(const VectorFile& o) : VectorFile() { *this = o; }
-  VectorFile& operator=(const VectorFile& o) {
-    if (this != &o) {
-      if (!words_) *this = VectorFile();
-      std::memcpy(words_.get(), o.words_.get(), kWords * sizeof(std::uint32_t));
-    }
-    return *this;
-  }
+  static constexpr std::size_t kBytes = static_cast<std::size_t>(kVectorRegisters) * kLanes * sizeof(std::uint32_t);
+  VectorFile();
+  VectorFile(const VectorFile& o);
+  VectorFile& operator=(const VectorFile& o);
   VectorFile(VectorFile&&) noexcept = default;
   VectorFile& operator=(VectorFile&&) noexcept = default;
   // Every register zero again (a finished wave's file reused for a new wave).
-  void clear() { std::memset(words_.get(), 0, kWords * sizeof(std::uint32_t)); }
+  void clear() { std::memset(words_.get(), 0, kBytes); }
   std::uint32_t* reg(int r) { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
   const std::uint32_t* reg(int r) const { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
 
  private:
-  struct Free {
-    void operator()(std::uint32_t* p) const { std::free(p); }
+  struct Unmap {
+    void operator()(std::uint32_t* p) const;
   };
-  std::unique_ptr<std::uint32_t[], Free> words_;
+  std::unique_ptr<std::uint32_t[], Unmap> words_;
 };
 
 struct Wave {

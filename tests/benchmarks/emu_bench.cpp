@@ -70,6 +70,10 @@ void BM_MfmaScale_32x32x64(benchmark::State& state) {
   scaled_mfma(state, "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v40, v41 op_sel_hi:[0,0,0]", 8);
 }
 BENCHMARK(BM_MfmaScale_32x32x64);
+void BM_MfmaScaleFp4_16x16x128(benchmark::State& state) {
+  scaled_mfma(state, "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[16:19], v[24:27], v[0:3], v40, v41 op_sel_hi:[0,0,0] cbsz:4 blgp:4", 8);
+}
+BENCHMARK(BM_MfmaScaleFp4_16x16x128);
 
 // The MX GEMMs at 512^3 with each atom (the time of Emulator::run).
 void BM_MxGemm512(benchmark::State& state, const char* kernel) {
