@@ -181,6 +181,7 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
     TimedOptions o;
     o.coverage = options.full ? Coverage::full : Coverage::sampled;
     o.threads = options.threads;
+    o.keep_events = !options.out.empty();  // only the store reads them
     const std::uint64_t workgroups = std::uint64_t{l.grid[0]} * l.grid[1] * l.grid[2];
     if (workgroups <= static_cast<std::uint64_t>(arch::chip_cus(a))) o.coverage = Coverage::full;
     run = run_launch_file(co, l, a, o, true);
