@@ -218,18 +218,13 @@ std::uint64_t Emulator::prepare(GlobalMemory& memory, const Launch& launch) {
 }
 
 Emulator::Workgroup Emulator::start_workgroup(const Launch& launch, std::uint64_t kernarg,
-                                              std::array<std::uint32_t, 3> id, Workgroup* reuse) const {
+                                              std::array<std::uint32_t, 3> id) const {
   Workgroup wg;
   wg.id = id;
-  std::vector<Wave> finished;
-  if (reuse) wg.lds = std::move(reuse->lds), finished = std::move(reuse->waves);
   wg.lds.assign(lds_bytes(), 0);
   std::uint32_t items = launch.block[0] * launch.block[1] * launch.block[2];
   int waves = static_cast<int>((items + kLanes - 1) / kLanes);
-  wg.waves.reserve(static_cast<std::size_t>(waves));
-  for (std::size_t n = 0; n < static_cast<std::size_t>(waves); ++n)
-    if (n < finished.size()) wg.waves.emplace_back(std::move(finished[n].v));
-    else wg.waves.emplace_back();
+  wg.waves.resize(static_cast<std::size_t>(waves));
   // User SGPRs: only the kernarg segment pointer is set up.  The private
   // segment buffer, dispatch and queue pointers, dispatch id, flat-scratch init
   // and private segment size (kernel_code_properties bits 0-2, 4-6) and

@@ -144,10 +144,7 @@ class Emulator {
   };
   // Lays the kernel arguments into a kernarg buffer (once per launch).
   std::uint64_t prepare(GlobalMemory& memory, const Launch& launch);
-  // `reuse`: a finished workgroup whose storage (register files, LDS) the new
-  // one takes over, zeroed; the result is the same as without it.
-  Workgroup start_workgroup(const Launch& launch, std::uint64_t kernarg, std::array<std::uint32_t, 3> id,
-                            Workgroup* reuse = nullptr) const;
+  Workgroup start_workgroup(const Launch& launch, std::uint64_t kernarg, std::array<std::uint32_t, 3> id) const;
   // Executes one instruction of wave `w`; false if it cannot run (done, or
   // waiting at a barrier).  Releases the barrier when the last wave arrives.
   // Several threads may step waves of different workgroups at once (the

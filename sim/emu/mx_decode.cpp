@@ -25,11 +25,6 @@ const Tables& tables() {
   return t;
 }
 
-const bool kHasAvx512 = [] {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f");
-}();
-
 // FP8 without a table: the code's 7 magnitude bits placed at the top of an
 // f32's exponent and mantissa (E4M3 from bit 20, E5M2 from bit 21) read as
 // an f32 that is 2^(127 - bias) times too small, for subnormal codes too
@@ -81,9 +76,17 @@ __attribute__((target("avx512f"))) void decode_avx512(const u32* const registers
 
 }  // namespace
 
+bool host_has_avx512f() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+  }();
+  return has;
+}
+
 void decode_mx_slots(MxFormat format, const u32* const registers[8], int rows, const int k[32], const float* factor,
                      float* out, bool vector) {
-  if (vector && kHasAvx512 && (rows == 16 || rows == 32)) {
+  if (vector && host_has_avx512f() && (rows == 16 || rows == 32)) {
     auto decode = [&]<int R>() {
       if (format == MxFormat::e2m1) return decode_avx512<MxFormat::e2m1, R>(registers, k, factor, out);
       if (format == MxFormat::e5m2) return decode_avx512<MxFormat::e5m2, R>(registers, k, factor, out);

@@ -8,9 +8,16 @@
 
 namespace tilelab::emu {
 
-// The formats of CBSZ/BLGP that are decoded: 0 E4M3, 1 E5M2, 4 E2M1 (FP4).
-// FP6 (2, 3) is not implemented (ops_mfma.cpp refuses it).
+// The formats of CBSZ/BLGP that are decoded, by their CBSZ/BLGP value: 0
+// E4M3, 1 E5M2, 4 E2M1 (FP4).  FP6 (2 E2M3, 3 E3M2) has no decode here: its
+// 6-bit fields straddle register boundaries, no suite or AMD kernel uses it
+// and no test exercises its packing, so the MFMA refuses it with one line
+// before decoding (ops_mfma.cpp, load_scaled), as it did before this file.
 enum class MxFormat { e4m3 = 0, e5m2 = 1, e2m1 = 4 };
+
+// Whether this host runs the AVX-512F paths of the emulator's matrix
+// arithmetic (the decode here, the MFMA product in ops_mfma.cpp).
+bool host_has_avx512f();
 
 // One lane group's 32 element slots of an f8f6f4 operand, `rows` lanes
 // (16 or 32: the vector path's; others take the scalar one): slot s is the field of width w (8, or 4 for

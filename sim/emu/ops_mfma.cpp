@@ -76,15 +76,10 @@ __attribute__((target("avx512f"))) void multiply_avx512(const float* __restrict 
   }
 }
 
-const bool kHasAvx512 = [] {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f");
-}();
-
 template <int R, int K>
 void multiply(const float* __restrict at, const float* __restrict b, float* __restrict acc) {
   if constexpr (R == 16 || R == 32) {
-    if (kHasAvx512) return multiply_avx512<R, K>(at, b, acc);
+    if (host_has_avx512f()) return multiply_avx512<R, K>(at, b, acc);
   }
   for (int i = 0; i < R; ++i)
     for (int k = 0; k < K; ++k) {
@@ -187,8 +182,7 @@ void mfma_i8(Wave& w, const Op& op, Env&) {
 // scale of (row, k) is byte `sel` of the scale VGPR in lane row + R*(k/32);
 // without a scale operand (the unscaled forms) it is 1.  Element decoding in
 // mx_decode (the values of float_bits.hpp).  FP6 (formats 2, 3) is refused
-// with one line: no suite or AMD kernel uses it yet, and its packing is not
-// exercised by any test.
+// with one line (mx_decode.hpp says why).
 // Every E8M0 scale's value, from decode_e8m0 once (an ldexp per scale made a
 // scaled MFMA some 50 µs to emulate).
 struct ScaleTable {
@@ -218,7 +212,7 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, 
   for (int r = 0; r < 8; ++r) reg[r] = r < (format == 4 ? 4 : 8) ? vector_reg(w, src, r) : nullptr;
   // Lane group g holds rows 0..R-1 (lanes R*g ..): its slot s is k = 32g + s
   // (FP4), or 16g + s then K/2 + 16g + s - 16 (FP8).
-  const MxFormat f = format == 0 ? MxFormat::e4m3 : format == 1 ? MxFormat::e5m2 : MxFormat::e2m1;
+  const MxFormat f = static_cast<MxFormat>(format);  // 0, 1 or 4 (checked above)
   for (int g = 0; g < kLanes / R; ++g) {
     const u32* group[8];
     int k[32];

@@ -44,7 +44,7 @@ SparePages& spare_pages() {
 VectorFile::VectorFile() {
   if (std::uint32_t* p = spare_pages().take()) {
     words_.reset(p);
-    clear();
+    std::memset(p, 0, kBytes);
     return;
   }
   void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

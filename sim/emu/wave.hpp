@@ -46,8 +46,6 @@ class VectorFile {
   VectorFile& operator=(const VectorFile& o);
   VectorFile(VectorFile&&) noexcept = default;
   VectorFile& operator=(VectorFile&&) noexcept = default;
-  // Every register zero again (a finished wave's file reused for a new wave).
-  void clear() { std::memset(words_.get(), 0, kBytes); }
   std::uint32_t* reg(int r) { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
   const std::uint32_t* reg(int r) const { return words_.get() + static_cast<std::size_t>(r) * kLanes; }
 
@@ -59,10 +57,6 @@ class VectorFile {
 };
 
 struct Wave {
-  Wave() = default;
-  // A wave whose register file is `file` (a finished wave's), zeroed: the
-  // same state as Wave(), on memory already mapped.
-  explicit Wave(VectorFile&& file) : v(std::move(file)) { v.clear(); }
   std::array<std::uint32_t, kSgprs> s{};
   std::uint64_t vcc = 0, exec = 0;
   std::uint32_t m0 = 0;

@@ -44,10 +44,8 @@ void CycleModel::ComputeUnit::sort_simd(Simd& s) {
 bool CycleModel::ComputeUnit::place(std::uint64_t at) {
   if (queue_->empty() || resident_groups_ >= max_workgroups_) return false;
   const GroupId id = queue_->take();
-  emu::Emulator::Workgroup* reuse = finished_.empty() ? nullptr : &finished_.back();
-  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, id, reuse), {}, 0, 0,
+  groups_.push_back(Group{e_.start_workgroup(launch_, kernarg_, id), {}, 0, 0,
                           static_cast<std::uint32_t>(m_.workgroups_placed_++)});
-  if (reuse) finished_.pop_back();
   Group& g = groups_.back();
   g.grid_id = id;
   g.start = at;
@@ -212,7 +210,12 @@ void CycleModel::ComputeUnit::finish(Wave& w, std::uint64_t c) {
   if (--g.live == 0) {
     --resident_groups_;
     retired_.push_back({g.grid_id, g.start, g.end, g.instructions});
-    finished_.push_back(std::move(g.wg));  // its registers and LDS, for the next workgroup
+    // Its register files go back to the process's spares (emu::VectorFile),
+    // which the next workgroup placed below takes, already mapped.
+    g.wg.waves.clear();
+    g.wg.waves.shrink_to_fit();
+    g.wg.lds.clear();
+    g.wg.lds.shrink_to_fit();
     while (place(g.end)) {
     }
   }

@@ -199,9 +199,6 @@ class CycleModel::ComputeUnit {
   std::vector<Hazard> hazards_;
   std::vector<WaveSpan> spans_;
   std::vector<TimedGroup> retired_;
-  // Retired workgroups' storage (register files, LDS), which place() reuses:
-  // no allocation and no first-touch page faults per workgroup.
-  std::vector<emu::Emulator::Workgroup> finished_;
   // what the executing instruction touched
   std::vector<LineUse> lines_;
   int lds_cycles_ = 0, lds_conflicts_ = 0;

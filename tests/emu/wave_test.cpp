@@ -1,5 +1,5 @@
 // A wave's vector register file (sim/emu/wave): zero when made, whether its
-// pages are fresh or a finished wave's; copies are deep.
+// pages are fresh or a finished wave's (the process's spares); copies are deep.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -29,10 +29,13 @@ TEST(VectorFile, ZeroWhenMadeFreshOrReused) {
       for (int n = 0; n < 8; ++n) f.reg(static_cast<int>(rng() % 512))[rng() % 64] = rng() | 1;
     }
   }
-  emu::Wave w;
-  w.agpr(255)[63] = 5;
-  emu::Wave again(std::move(w.v));  // a finished wave's file for a new wave
-  EXPECT_TRUE(all_zero(again.v));
+  {
+    emu::Wave w;  // a wave that ends: its file goes to the spares
+    w.agpr(255)[63] = 5;
+    w.vgpr(0)[0] = 1;
+  }
+  emu::Wave next;  // takes that file
+  EXPECT_TRUE(all_zero(next.v));
 }
 
 TEST(VectorFile, CopiesAreDeep) {
