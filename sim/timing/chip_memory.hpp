@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -37,7 +36,7 @@ class BandwidthCalendar {
   double rate_, capacity_;  // per clock, per bucket
   int bucket_;
   std::uint64_t base_ = 0;  // the first bucket kept
-  std::deque<double> used_;
+  std::vector<double> used_;  // from bucket base_ on (a vector: a deque's blocks came and went as it slid)
   double moved_ = 0;
 };
 

@@ -395,8 +395,8 @@ void CycleModel::ComputeUnit::slot(std::uint64_t c) {
   Simd& s = simds_[c % simds_.size()];
   if (s.order_dirty) sort_simd(s);
   unsigned used = 0;  // issue classes taken in this slot
-  const std::vector<int> order = s.waves;  // a wave ending in this slot leaves s.waves
-  for (int wi : order) {
+  slot_order_.assign(s.waves.begin(), s.waves.end());  // a wave ending in this slot leaves s.waves
+  for (int wi : slot_order_) {
     Wave& w = waves_[static_cast<std::size_t>(wi)];
     if (!w.live || w.next_try > c) continue;
     const emu::Wave& ew = groups_[static_cast<std::size_t>(w.group)].wg.waves[static_cast<std::size_t>(w.index)];

@@ -88,12 +88,9 @@ class CycleModel::ComputeUnit {
   // Several calls for one instruction (a scratch access: one per dword of
   // the swizzled segment) add up: lines ascending, each once.
   void global_access(const std::uint64_t* a, std::uint64_t active, int bytes) {
-    std::vector<LineUse> more = coalesce(a, active, bytes, t_.l1_line_bytes);
-    if (lines_.empty()) {
-      lines_ = std::move(more);
-      return;
-    }
-    std::vector<LineUse> merged;
+    if (lines_.empty()) return coalesce(a, active, bytes, t_.l1_line_bytes, lines_);
+    std::vector<LineUse> more, merged;
+    coalesce(a, active, bytes, t_.l1_line_bytes, more);
     merged.reserve(lines_.size() + more.size());
     std::size_t i = 0, j = 0;
     while (i < lines_.size() || j < more.size()) {
@@ -201,6 +198,8 @@ class CycleModel::ComputeUnit {
   std::vector<TimedGroup> retired_;
   // what the executing instruction touched
   std::vector<LineUse> lines_;
+  // slot()'s copy of its SIMD's waves (kept: a copy per slot was an allocation per slot)
+  std::vector<int> slot_order_;
   int lds_cycles_ = 0, lds_conflicts_ = 0;
   std::uint64_t instructions_ = 0;
   friend class CycleModel;

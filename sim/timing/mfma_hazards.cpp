@@ -17,7 +17,7 @@ void MfmaHazards::check(const VectorUse& use, std::uint64_t pc, std::uint64_t cy
       }
       if (got >= kValuWriteToMfmaRead) continue;
       bool reads = false;
-      for (const VRegs& w : v.regs) {
+      for (const VRegs& w : *v.regs) {
         for (const VRegs& r : use.reads) reads = reads || r.overlaps(w);
         reads = reads || (use.has_srcc && use.srcc.overlaps(w));
       }
@@ -59,7 +59,7 @@ void MfmaHazards::issued(const VectorUse& use, std::uint64_t pc, std::uint64_t c
   // Older writes cannot matter once the longest rule (4 wait states) has passed.
   const std::uint64_t window = static_cast<std::uint64_t>(t_->issue_period) * (kValuExecToMfma + 1);
   std::erase_if(valu_writes_, [&](const ValuWrite& v) { return cycle - v.cycle > window; });
-  valu_writes_.push_back({use.writes, use.writes_exec, pc, cycle});
+  valu_writes_.push_back({&use.writes, use.writes_exec, pc, cycle});
 }
 
 }  // namespace tilelab::timing

@@ -54,7 +54,8 @@ class MfmaHazards {
   explicit MfmaHazards(const arch::Timing& t) : t_(&t) {}
   // Checks `use` issuing at `cycle` against the MFMAs in flight; appends what it breaks.
   void check(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle, std::uint32_t wave, std::vector<Hazard>& out);
-  // Records an MFMA or VALU op issued at `cycle` (after check()).
+  // Records an MFMA or VALU op issued at `cycle` (after check()); `use` must
+  // outlive this object (it is the instruction's, in the CU's timing table).
   void issued(const VectorUse& use, std::uint64_t pc, std::uint64_t cycle);
 
   static constexpr int kValuWriteToMfmaRead = 2;  // [O] HAZ: LegacyVALUWritesVGPRWaitStates
@@ -68,7 +69,7 @@ class MfmaHazards {
 
  private:
   struct ValuWrite {
-    std::vector<VRegs> regs;
+    const std::vector<VRegs>* regs;  // the instruction's own (its VectorUse outlives the run's waves)
     bool exec;
     std::uint64_t pc, cycle;
   };

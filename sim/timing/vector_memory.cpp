@@ -17,7 +17,8 @@ std::uint64_t CuShareOfMemory::request(std::uint64_t cycle, std::uint64_t, int b
   return static_cast<std::uint64_t>(std::ceil(free_at_)) + static_cast<std::uint64_t>(latency_);
 }
 
-std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes) {
+void coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes,
+              std::vector<LineUse>& out) {
   const int shift = std::countr_zero(static_cast<unsigned>(line_bytes));
   std::uint64_t lines[128];
   int bytes[128];
@@ -41,8 +42,7 @@ std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t acti
       add(last, bytes_per_lane - in_first);
     }
   }
-  std::vector<LineUse> out;
-  out.reserve(static_cast<std::size_t>(n));
+  out.clear();
   for (int i = 0; i < n; ++i) out.push_back({lines[i], bytes[i]});
   std::sort(out.begin(), out.end(), [](const LineUse& x, const LineUse& y) { return x.line < y.line; });
   std::size_t k = 0;  // merge the same line seen apart
@@ -52,7 +52,6 @@ std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t acti
   }
   out.resize(k);
   for (LineUse& u : out) u.bytes = std::min(u.bytes, line_bytes);  // lanes reading the same bytes share them
-  return out;
 }
 
 VectorMemory::VectorMemory(const arch::Timing& t, MemoryBeyondL1& beyond, PendingTimes* pending)
@@ -75,15 +74,17 @@ VectorMemory::Way& VectorMemory::victim(std::uint64_t line) {
 }
 
 std::uint64_t VectorMemory::room_for(std::uint64_t now, int bytes) {
-  while (!in_flight_.empty() && in_flight_.front().back <= now) {
-    in_flight_bytes_ -= in_flight_.front().bytes;
-    in_flight_.pop_front();
+  while (in_flight_head_ < in_flight_.size() && in_flight_[in_flight_head_].back <= now)
+    in_flight_bytes_ -= in_flight_[in_flight_head_++].bytes;
+  if (in_flight_head_ > 64 && 2 * in_flight_head_ > in_flight_.size()) {
+    in_flight_.erase(in_flight_.begin(), in_flight_.begin() + static_cast<long>(in_flight_head_));
+    in_flight_head_ = 0;
   }
   long over = in_flight_bytes_ + bytes - t_.vmem_inflight_bytes;
-  if (over <= 0 || in_flight_.empty()) return now;
-  for (const InFlight& f : in_flight_) {
-    over -= f.bytes;
-    if (over <= 0) return f.back;
+  if (over <= 0 || in_flight_head_ == in_flight_.size()) return now;
+  for (std::size_t i = in_flight_head_; i < in_flight_.size(); ++i) {
+    over -= in_flight_[i].bytes;
+    if (over <= 0) return in_flight_[i].back;
   }
   return in_flight_.back().back;
 }
@@ -116,7 +117,7 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
       Way& v = victim(u.line);
       v.line = u.line, v.last_use = use_clock_, v.ready = ready;
       // Kept in order of return: with the chip, a later miss may be back first.
-      in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), ready,
+      in_flight_.insert(std::upper_bound(in_flight_.begin() + static_cast<long>(in_flight_head_), in_flight_.end(), ready,
                                          [](std::uint64_t t, const InFlight& f) { return t < f.back; }),
                         InFlight{ready, t_.l1_line_bytes});
       in_flight_bytes_ += t_.l1_line_bytes;
@@ -129,10 +130,11 @@ std::uint64_t VectorMemory::access(std::uint64_t start, const std::vector<LineUs
 void VectorMemory::settle(const PendingTimes& pending) {
   for (Way& w : ways_) w.ready = pending.value(w.ready);
   bool any = false;
-  for (InFlight& f : in_flight_) any = any || PendingTimes::pending(f.back), f.back = pending.value(f.back);
+  const auto live = in_flight_.begin() + static_cast<long>(in_flight_head_);
+  for (auto f = live; f != in_flight_.end(); ++f) any = any || PendingTimes::pending(f->back), f->back = pending.value(f->back);
   // Pending cycles sat at the end; in return order again (equal returns in any
   // order: they are alike).
-  if (any) std::stable_sort(in_flight_.begin(), in_flight_.end(), [](const InFlight& a, const InFlight& b) { return a.back < b.back; });
+  if (any) std::stable_sort(live, in_flight_.end(), [](const InFlight& a, const InFlight& b) { return a.back < b.back; });
 }
 
 }  // namespace tilelab::timing

@@ -5,7 +5,6 @@
 // a [memory] part a latency and this CU's equal share of the HBM bandwidth.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sim/arch/arch.hpp"
@@ -46,8 +45,11 @@ struct LineUse {
   std::uint64_t line;
   int bytes;
 };
-// Lines in ascending order, each once.
-std::vector<LineUse> coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes);
+// The lines the active lanes touch into `out` (replacing what it held: a
+// buffer the caller keeps, so that no memory instruction allocates), in
+// ascending order, each once.
+void coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_per_lane, int line_bytes,
+              std::vector<LineUse>& out);
 
 class PendingTimes;
 
@@ -89,7 +91,11 @@ class VectorMemory {
     std::uint64_t back;
     int bytes;
   };
-  std::deque<InFlight> in_flight_;  // ascending `back`
+  // Ascending `back`, from in_flight_head_ on: a vector whose front is
+  // dropped by moving the head (and compacted now and then), because a
+  // deque's blocks were allocated and freed as the queue slid along.
+  std::vector<InFlight> in_flight_;
+  std::size_t in_flight_head_ = 0;
   long in_flight_bytes_ = 0;
 };
 
