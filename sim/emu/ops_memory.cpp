@@ -77,6 +77,15 @@ u64 lane_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std
                  std::to_string(lane) + ") is outside every buffer");
 }
 
+// Asks for the lines of `dwords` registers of a vector operand, all at once:
+// a wave's registers are usually cold when it issues (the other CUs ran
+// since), and a lane loop touching them one after another waits on each.
+void prefetch_registers(Wave& w, const Operand& o, int dwords) {
+  for (int i = 0; i < dwords; ++i)
+    for (int line = 0; line < kLanes * 4; line += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(vector_reg(w, o, i)) + line, 1);
+}
+
 // A narrower load's `Bytes` (in the low bits of v) into its register: zero-
 // or sign-extended (Sign), or for the d16 forms into one half (Half: 0 low,
 // 1 high), the other half kept.
@@ -94,6 +103,7 @@ void global_load(Wave& w, const Op& op, Env& e) {
   const Operand &dst = O(op, 0), &vaddr = O(op, 1), &saddr = O(op, 2);
   constexpr int dwords = Bytes < 4 ? 1 : Bytes / 4;
   u64 seen[kLanes];
+  prefetch_registers(w, dst, dwords);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     u64 a = seen[l] = lane_address(w, vaddr, saddr, l, op.t.mods.offset);
@@ -237,6 +247,7 @@ void ds_read(Wave& w, const Op& op, Env& e) {
     addr[l] = va[l] + static_cast<u32>(op.t.mods.offset);
   }
   trace(e, op, addr, w.exec);
+  prefetch_registers(w, O(op, 0), Bytes < 4 ? 1 : Bytes / 4);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     const std::uint8_t* p = lds_at(e, w, op, addr[l], Bytes, l, false);
@@ -261,6 +272,7 @@ void ds_write(Wave& w, const Op& op, Env& e) {
     addr[l] = va[l] + static_cast<u32>(op.t.mods.offset);
   }
   trace(e, op, addr, w.exec, Half ? std::string_view("ds_write_b16") : std::string_view());  // d16_hi: a 16-bit write
+  prefetch_registers(w, O(op, 1), Bytes < 4 ? 1 : Bytes / 4);
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     std::uint8_t* p = lds_at(e, w, op, addr[l], Bytes, l, true);
