@@ -12,7 +12,6 @@
 // when a bucket overflows.
 #pragma once
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,16 +73,17 @@ class LineCache {
   // of every way.  All zero is an empty way, so that the arrays can live in
   // memory the OS hands out zeroed and maps only where a set is touched: the
   // MALL's 2 M ways (80 MB) cost nothing until used, where filling them in
-  // took most of a small run's time.
+  // took most of a small run's time (the MALL's in huge pages: zeroed()).
   struct Fill {
     std::uint64_t asked = 0, ready = 0;
     bool dirty = false;
   };
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
+  struct Unmap {
+    std::size_t bytes = 0;
+    void operator()(void* p) const;
   };
   template <class T>
-  using Zeroed = std::unique_ptr<T[], Free>;
+  using Zeroed = std::unique_ptr<T[], Unmap>;
   template <class T>
   static Zeroed<T> zeroed(std::size_t n);
   std::size_t set_of(std::uint64_t line) const;
