@@ -87,7 +87,8 @@ std::uint64_t CycleModel::ComputeUnit::next_cycle(std::uint64_t from) {
     for (int wi : simds_[s].waves) earliest = std::min(earliest, waves_[static_cast<std::size_t>(wi)].next_try);
     if (earliest == kNever) continue;
     earliest = std::max(earliest, from);
-    earliest += (s + n - earliest % n) % n;  // this SIMD's next visit
+    const std::uint64_t at = simd_at(earliest);  // this SIMD's next visit:
+    earliest += at <= s ? s - at : s + n - at;
     best = std::min(best, earliest);
   }
   return best;
@@ -362,7 +363,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
 // past the quantum's end (vmcnt against lgkmcnt).  The CU then stops before
 // the visit and goes on in CU order once the chip has its requests.
 bool CycleModel::ComputeUnit::must_wait_for_others(std::uint64_t c) {
-  const Simd& s = simds_[c % simds_.size()];
+  const Simd& s = simds_[simd_at(c)];
   for (int wi : s.waves) {
     Wave& w = waves_[static_cast<std::size_t>(wi)];
     if (!w.live || w.next_try > c || (w.next_kind != Kind::endpgm && w.next_kind != Kind::waitcnt)) continue;
@@ -392,7 +393,7 @@ void CycleModel::ComputeUnit::settle() {
 }
 
 void CycleModel::ComputeUnit::slot(std::uint64_t c) {
-  Simd& s = simds_[c % simds_.size()];
+  Simd& s = simds_[simd_at(c)];
   if (s.order_dirty) sort_simd(s);
   unsigned used = 0;  // issue classes taken in this slot
   slot_order_.assign(s.waves.begin(), s.waves.end());  // a wave ending in this slot leaves s.waves

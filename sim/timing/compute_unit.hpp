@@ -171,6 +171,12 @@ class CycleModel::ComputeUnit {
   const std::vector<InstructionTiming>& table_;
   int cu_, max_workgroups_;
   std::vector<Simd> simds_;
+  // The SIMD whose issue slot cycle c is (c mod SIMDs; a mask for the usual
+  // power of two: a 64-bit division per SIMD was half of next_cycle()).
+  std::size_t simd_at(std::uint64_t c) const {
+    const std::uint64_t n = simds_.size();
+    return static_cast<std::size_t>((n & (n - 1)) == 0 ? c & (n - 1) : c % n);
+  }
   std::vector<LdsPort> ports_;
   PendingTimes pending_;                   // this quantum's pending cycles (threads only)
   std::unique_ptr<MemoryBeyondL1> beyond_;  // the CU's way into the chip (or its memory share)

@@ -44,7 +44,8 @@ void coalesce(const std::uint64_t* addresses, std::uint64_t active, int bytes_pe
   }
   out.clear();
   for (int i = 0; i < n; ++i) out.push_back({lines[i], bytes[i]});
-  std::sort(out.begin(), out.end(), [](const LineUse& x, const LineUse& y) { return x.line < y.line; });
+  auto before = [](const LineUse& x, const LineUse& y) { return x.line < y.line; };
+  if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);  // lanes mostly ascend
   std::size_t k = 0;  // merge the same line seen apart
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (k && out[k - 1].line == out[i].line) out[k - 1].bytes += out[i].bytes;
