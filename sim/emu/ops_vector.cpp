@@ -232,9 +232,25 @@ u64 read64(Wave& w, const Operand& o, int l) {
   return scalar_u64(w, o);
 }
 
+// A 64-bit source in every lane (active or not), as read64 gives it: one
+// pass over the operand instead of a look at its kind per lane.
+void lanes_u64(Wave& w, const Operand& o, u64 (&out)[kLanes]) {
+  if (o.loc == Loc::VGPR || o.loc == Loc::AGPR) {
+    const u32 *lo = vector_reg(w, o, 0), *hi = vector_reg(w, o, 1);
+    for (int l = 0; l < kLanes; ++l) out[l] = lo[l] | static_cast<u64>(hi[l]) << 32;
+    return;
+  }
+  const u64 x = scalar_u64(w, o);
+  for (int l = 0; l < kLanes; ++l) out[l] = x;
+}
+
 // Writes 64-bit results to the destination pair's EXEC lanes.
 void store64(Wave& w, const Op& op, const u64* vals) {
   u32 *lo = vector_reg(w, O(op, 0), 0), *hi = vector_reg(w, O(op, 0), 1);
+  if (w.exec == ~0ull) {
+    for (int l = 0; l < kLanes; ++l) lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
+    return;
+  }
   for (u64 ex = w.exec; ex; ex &= ex - 1) {
     int l = std::countr_zero(ex);
     lo[l] = static_cast<u32>(vals[l]), hi[l] = static_cast<u32>(vals[l] >> 32);
@@ -455,15 +471,14 @@ void add_vector_ops(HandlerTable& t) {
     for (u64 ex = w.exec; ex; ex &= ex - 1) vals[std::countr_zero(ex)] = read64(w, O(op, 1), std::countr_zero(ex));
     store64(w, op, vals);
   };
-  t["v_lshl_add_u64"] = [](Wave& w, const Op& op, Env&) {
+  t["v_lshl_add_u64"] = [](Wave& w, const Op& op, Env&) {  // every lane computed, the active ones stored
     u32 t1[kLanes];
     const u32* sh = lanes_u32(w, O(op, 2), t1);
-    u64 vals[kLanes];
-    for (u64 ex = w.exec; ex; ex &= ex - 1) {
-      int l = std::countr_zero(ex);
-      vals[l] = (read64(w, O(op, 1), l) << (sh[l] & 7)) + read64(w, O(op, 3), l);
-    }
-    store64(w, op, vals);
+    u64 a[kLanes], c[kLanes];
+    lanes_u64(w, O(op, 1), a);
+    lanes_u64(w, O(op, 3), c);
+    for (int l = 0; l < kLanes; ++l) a[l] = (a[l] << (sh[l] & 7)) + c[l];
+    store64(w, op, a);
   };
   t["v_lshlrev_b64"] = shift64<0>;
   t["v_lshrrev_b64"] = shift64<1>;

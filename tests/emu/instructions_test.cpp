@@ -142,6 +142,39 @@ TEST(EmuInstructions, VectorCarryChains) {
   EXPECT_EQ(s.wave().vcc, 0x4444444444444444ull);
 }
 
+// v_lshl_add_u64 D = (S0 << S1[2:0]) + S2 on 64-bit lanes (CDNA4 ISA; LLVM
+// HAZ lists it as a VALU op): carries cross the 32-bit halves, the shift
+// keeps only S1's low 3 bits, an SGPR pair is the same in every lane, and
+// lanes outside EXEC keep their old value.
+TEST(EmuInstructions, LshlAdd64) {
+  Snippet s(
+      "v_lshl_add_u64 v[4:5], v[0:1], v2, v[6:7]\n"
+      "v_lshl_add_u64 v[8:9], s[4:5], 3, v[6:7]\n"
+      "s_mov_b64 exec, 0x5\n"
+      "v_lshl_add_u64 v[10:11], v[0:1], 1, s[4:5]");
+  const std::uint64_t x[4] = {0xffffffffull, 0x8000000000000001ull, 5, 0x123456789ull};
+  const std::uint32_t shift[4] = {1, 4, 9, 7};  // 9: only its low 3 bits, 1
+  const std::uint64_t add[4] = {1, 0xfull, 0xfffffffffffffffbull, 0x100000000ull};
+  s.wave().s[4] = 0x80000000u, s.wave().s[5] = 2;  // s[4:5] = 0x280000000
+  for (int l = 0; l < 64; ++l) {
+    s.wave().vgpr(0)[l] = static_cast<std::uint32_t>(x[l % 4]), s.wave().vgpr(1)[l] = static_cast<std::uint32_t>(x[l % 4] >> 32);
+    s.wave().vgpr(2)[l] = shift[l % 4];
+    s.wave().vgpr(6)[l] = static_cast<std::uint32_t>(add[l % 4]), s.wave().vgpr(7)[l] = static_cast<std::uint32_t>(add[l % 4] >> 32);
+    s.wave().vgpr(10)[l] = s.wave().vgpr(11)[l] = 0xdeadbeefu;
+  }
+  s.run();
+  auto pair = [&](int r, int l) { return s.wave().vgpr(r)[l] | static_cast<std::uint64_t>(s.wave().vgpr(r + 1)[l]) << 32; };
+  const std::uint64_t shifted_sum[4] = {0x1ffffffffull, 0x1full, 5, 0x92a2b3c480ull};
+  for (int l = 0; l < 64; ++l) {
+    ASSERT_EQ(pair(4, l), shifted_sum[l % 4]) << l;
+    ASSERT_EQ(pair(8, l), 0x1400000000ull + add[l % 4]) << l;
+  }
+  EXPECT_EQ(pair(10, 0), 0x1fffffffeull + 0x280000000ull);
+  EXPECT_EQ(pair(10, 2), 10ull + 0x280000000ull);
+  EXPECT_EQ(pair(10, 1), 0xdeadbeefdeadbeefull);
+  EXPECT_EQ(pair(10, 3), 0xdeadbeefdeadbeefull);
+}
+
 // f32 -> bf16 with round-to-nearest-even, literal cases.
 TEST(EmuInstructions, Bf16PackRoundsToNearestEven) {
   const std::vector<std::pair<std::uint32_t, std::uint16_t>> cases = {
