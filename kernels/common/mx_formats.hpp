@@ -16,6 +16,7 @@
 // sign kept); E2M1 has no NaN: quantize_mx refuses NaN input for it (encode
 // itself returns +0 there, so call it through quantize_mx).
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,11 @@ inline constexpr MxFormatInfo info(MxElement f) {
 
 inline constexpr int bits_of(MxElement f) { return f == MxElement::E2M1 ? 4 : 8; }
 
+// 2^n for n in f32's normal range (-126..127), exactly: built from its
+// exponent bits, because std::ldexp (a libm call) was most of the time it
+// took to quantize a large operand.
+inline float pow2(int n) { return std::bit_cast<float>(static_cast<std::uint32_t>(n + 127) << 23); }
+
 // Value of a code (the low bits_of(f) bits of `code`).
 inline float decode(MxElement f, unsigned code) {
   const MxFormatInfo i = info(f);
@@ -52,8 +58,8 @@ inline float decode(MxElement f, unsigned code) {
   if (f == MxElement::E4M3 && e == 15 && m == 7) return std::copysign(NAN, sign);
   if (f == MxElement::E5M2 && e == 31) return m == 0 ? sign * INFINITY : std::copysign(NAN, sign);
   const float frac = static_cast<float>(m) / static_cast<float>(1u << i.mantissa_bits);
-  if (e == 0) return sign * std::ldexp(frac, 1 - i.bias);  // subnormal (or zero)
-  return sign * std::ldexp(1.f + frac, static_cast<int>(e) - i.bias);
+  if (e == 0) return sign * (frac * pow2(1 - i.bias));  // subnormal (or zero)
+  return sign * ((1.f + frac) * pow2(static_cast<int>(e) - i.bias));
 }
 
 // Nearest code, ties to even, saturating (see the header comment).
@@ -69,26 +75,28 @@ inline unsigned encode(MxElement f, float x) {
     // max + half an ulp would round to inf in IEEE; saturating quantizers clamp.)
     a = i.max_normal;
   }
-  // Quantum at this magnitude: subnormal spacing below 2^(1-bias).
-  int exp;
-  std::frexp(a, &exp);  // a = frac * 2^exp, frac in [0.5, 1)
-  int e = exp - 1;      // a in [2^e, 2^(e+1))
+  // Quantum at this magnitude: subnormal spacing below 2^(1-bias).  The
+  // binade of a from its exponent bits (a >= 0; an f32 subnormal or zero
+  // lies below every format's normals, where e is clamped anyway).
+  int e = static_cast<int>(std::bit_cast<std::uint32_t>(a) >> 23) - 127;  // a in [2^e, 2^(e+1))
   if (e < 1 - i.bias) e = 1 - i.bias;
-  const float quantum = std::ldexp(1.f, e - i.mantissa_bits);
+  const float quantum = pow2(e - i.mantissa_bits);
   const float q = std::nearbyint(a / quantum);  // ties to even under the default rounding mode
   float r = q * quantum;
   if (r > i.max_normal) r = i.max_normal;
-  // Back to a code: search is exact and cheap (at most 128 magnitudes).
-  const unsigned magnitudes = 1u << (bits - 1);
-  for (unsigned c = 0; c < magnitudes; ++c)
-    if (decode(f, c) == r) return sign | c;
-  return sign | (magnitudes - 1);  // unreachable for finite r
+  // r lies on the format's grid: its code is the count of subnormal steps
+  // below the smallest normal, else the biased exponent and the mantissa.
+  if (r < pow2(1 - i.bias)) return sign | static_cast<unsigned>(r / pow2(1 - i.bias - i.mantissa_bits));
+  const int re = static_cast<int>(std::bit_cast<std::uint32_t>(r) >> 23) - 127;
+  const unsigned m = static_cast<unsigned>(r / pow2(re) * static_cast<float>(1u << i.mantissa_bits)) - (1u << i.mantissa_bits);
+  return sign | static_cast<unsigned>(re + i.bias) << i.mantissa_bits | m;
 }
 
 // E8M0 scale: 2^(code − 127); 0xFF is NaN.
 inline float decode_e8m0(unsigned code) {
   code &= 0xff;
-  return code == 0xff ? NAN : std::ldexp(1.f, static_cast<int>(code) - 127);
+  if (code == 0xff) return NAN;
+  return code == 0 ? std::bit_cast<float>(0x00400000u) : pow2(static_cast<int>(code) - 127);  // 2^-127: an f32 subnormal
 }
 
 // The OCP MX scale of a block: 2^(floor(log2(amax)) − emax of the element

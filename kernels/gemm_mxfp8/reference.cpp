@@ -1,8 +1,7 @@
 #include "kernels/gemm_mxfp8/reference.hpp"
 
-#include <vector>
-
-#include "kernels/common/formats.hpp"
+#include "kernels/common/k_order_gemm.hpp"
+#include "kernels/common/mx_formats.hpp"
 
 namespace tilelab::kernels {
 
@@ -15,27 +14,22 @@ std::string mx_gemm_shape_error(long long M, long long N, long long K) {
 }
 
 namespace {
-std::vector<float> dequantize(MxElement f, const std::uint8_t* codes, const std::uint8_t* scales, int rows, int K) {
-  std::vector<float> v(static_cast<std::size_t>(rows) * K);
-  for (int r = 0; r < rows; ++r)
-    for (int k = 0; k < K; ++k)
-      v[static_cast<std::size_t>(r) * K + k] =
-          decode(f, codes[static_cast<long>(r) * K + k]) * decode_e8m0(scales[static_cast<long>(r) * (K / 32) + k / 32]);
-  return v;
+// Element (r, k) of a quantized operand: its code's value times its block's scale.
+float dequantized(MxElement f, const std::uint8_t* codes, const std::uint8_t* scales, int K, int r, int k) {
+  return decode(f, codes[static_cast<long>(r) * K + k]) * decode_e8m0(scales[static_cast<long>(r) * (K / 32) + k / 32]);
 }
 }  // namespace
 
+// The plain triple loop's result, bit for bit (gemm_in_k_order).
 void gemm_mx_reference(MxElement a_format, const std::uint8_t* a_codes, const std::uint8_t* a_scales,
                        MxElement b_format, const std::uint8_t* b_codes, const std::uint8_t* b_scales, int M, int N,
                        int K, std::uint16_t* C) {
-  const auto a = dequantize(a_format, a_codes, a_scales, M, K);
-  const auto b = dequantize(b_format, b_codes, b_scales, N, K);
-  for (int m = 0; m < M; ++m)
-    for (int n = 0; n < N; ++n) {
-      float acc = 0.f;
-      for (int k = 0; k < K; ++k) acc += a[static_cast<std::size_t>(m) * K + k] * b[static_cast<std::size_t>(n) * K + k];
-      C[static_cast<long>(m) * N + n] = float_to_bf16(acc);
-    }
+  gemm_in_k_order(
+      M, N, K,
+      [&](int m, float* row) {
+        for (int k = 0; k < K; ++k) row[k] = dequantized(a_format, a_codes, a_scales, K, m, k);
+      },
+      [&](int n, int k) { return dequantized(b_format, b_codes, b_scales, K, n, k); }, C);
 }
 
 }  // namespace tilelab::kernels

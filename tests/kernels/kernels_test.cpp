@@ -147,6 +147,30 @@ TEST(GemmReference, EqualsThePlainLoopBitForBit) {
   }
 }
 
+// Where the order of the adds shows: 2^24 + 1 rounds back to 2^24 in f32, so
+// summing 2^24, 1, -2^24 in k order gives 0 and any other order (reversed,
+// or 1 - 2^24 first) gives 1.  In the second column block, beside a column
+// of plain values; and the MX reference.
+TEST(GemmReference, SumsInKOrder) {
+  const std::uint16_t one = 0x3f80, big = 0x4b80, minus_big = 0xcb80;  // bf16 1, 2^24, -2^24
+  const int N = 17, K = 3;
+  std::vector<std::uint16_t> A = {one, one, one}, B(static_cast<std::size_t>(N) * K, one);
+  B[16 * K + 0] = big, B[16 * K + 1] = one, B[16 * K + 2] = minus_big;
+  std::vector<std::uint16_t> C(N);
+  gemm_bf16_reference(A.data(), B.data(), 1, N, K, C.data());
+  EXPECT_EQ(C[15], 0x4040);  // 3
+  EXPECT_EQ(C[16], 0);
+  // MX, K = 96: a = 1 (E5M2 0x3c, scale 2^0) at k = 0, 32, 64; b = 2^8 (0x5c)
+  // at scale 2^16 in block 0, 1 at scale 2^0 in block 1, -2^8 (0xdc) at
+  // scale 2^16 in block 2: 2^24, 1, -2^24 again.
+  std::vector<std::uint8_t> ac(96, 0), as = {127, 127, 127}, bc(96, 0), bs = {143, 127, 143};
+  ac[0] = ac[32] = ac[64] = 0x3c;
+  bc[0] = 0x5c, bc[32] = 0x3c, bc[64] = 0xdc;
+  std::uint16_t c = 0xffff;
+  gemm_mx_reference(MxElement::E5M2, ac.data(), as.data(), MxElement::E5M2, bc.data(), bs.data(), 1, 1, 96, &c);
+  EXPECT_EQ(c, 0);
+}
+
 TEST(GemmReference, MatchesDoublePrecision) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 12; ++trial) {
@@ -196,6 +220,36 @@ TEST(GroupedGemmReference, EachGroupIsItsOwnGemm) {
     FAIL() << "M = 100 accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "group 1 has M = 100: grouped_gemm_bf16 needs every M_g % 128 == 0");
+  }
+}
+
+// The MX reference is also the plain loop over the dequantized operands bit
+// for bit (the same blocked, threaded k-order GEMM as gemm_bf16's): shapes
+// around the 16-column blocks and over 64 rows, each format against E5M2.
+TEST(MxGemmReference, EqualsThePlainLoopBitForBit) {
+  std::mt19937_64 rng(19);
+  std::normal_distribution<float> d(0.f, 3.f);
+  for (MxElement f : {MxElement::E4M3, MxElement::E5M2, MxElement::E2M1}) {
+    const int M = 70 + static_cast<int>(rng() % 60), N = 1 + static_cast<int>(rng() % 40), K = 32 * (1 + static_cast<int>(rng() % 8));
+    std::vector<float> a(static_cast<std::size_t>(M) * K), b(static_cast<std::size_t>(N) * K);
+    for (auto& v : a) v = d(rng);
+    for (auto& v : b) v = d(rng) * 0.01f;
+    std::vector<std::uint8_t> ac(a.size()), as(a.size() / 32), bc(b.size()), bs(b.size() / 32);
+    quantize_mx(f, a.data(), M, K, ac.data(), as.data());
+    quantize_mx(MxElement::E5M2, b.data(), N, K, bc.data(), bs.data());
+    std::vector<std::uint16_t> C(static_cast<std::size_t>(M) * N);
+    gemm_mx_reference(f, ac.data(), as.data(), MxElement::E5M2, bc.data(), bs.data(), M, N, K, C.data());
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float acc = 0.f;
+        for (int k = 0; k < K; ++k) {
+          const float x = decode(f, ac[m * K + k]) * decode_e8m0(as[m * (K / 32) + k / 32]);
+          const float y = decode(MxElement::E5M2, bc[n * K + k]) * decode_e8m0(bs[n * (K / 32) + k / 32]);
+          const float p = x * y;
+          acc += p;
+        }
+        ASSERT_EQ(C[m * N + n], float_to_bf16(acc)) << "format " << int(f) << " M=" << M << " N=" << N << " K=" << K;
+      }
   }
 }
 
