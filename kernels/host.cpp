@@ -5,6 +5,7 @@
 #include <random>
 
 #include "kernels/common/formats.hpp"
+#include "sim/emu/fresh_buffer.hpp"
 
 namespace tilelab::kernels {
 
@@ -50,7 +51,8 @@ double max_rel_error_f32(const std::vector<float>& out, const std::vector<float>
 std::vector<std::uint16_t> random_bf16(std::size_t n, std::uint64_t seed, float lo, float hi) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<std::uint16_t> v(n);
+  std::vector<std::uint16_t> v;
+  emu::assign_fresh(v, n);
   for (auto& x : v) x = float_to_bf16(d(rng));
   return v;
 }

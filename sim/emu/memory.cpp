@@ -1,5 +1,7 @@
 #include "sim/emu/memory.hpp"
 
+#include "sim/emu/fresh_buffer.hpp"
+
 #include <cstdio>
 
 namespace tilelab::emu {
@@ -14,7 +16,7 @@ std::uint64_t GlobalMemory::allocate(std::size_t bytes, std::string name) {
   Buffer b;
   b.base = next_;
   b.name = std::move(name);
-  b.data.assign(bytes, 0);
+  assign_fresh(b.data, bytes);
   next_ += (bytes + 0xffff) / 0x10000 * 0x10000 + 0x10000;  // a 64 KiB hole after each buffer
   buffers_.push_back(std::move(b));
   return buffers_.back().base;
