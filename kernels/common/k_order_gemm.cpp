@@ -11,8 +11,9 @@ namespace tilelab::kernels {
 // For speed the loop runs over a block of kColumns output columns at once
 // (each with its own accumulator, summed in the same k order, so the compiler
 // vectorizes across columns without reassociating any sum), on B transposed
-// to k-major, with the rows split between the machine's threads.  Products
-// and sums are separate statements so that no multiply-add is contracted.
+// to k-major, with the rows split between the machine's threads.  No
+// multiply and add may fuse (fp-contract off for this file: GCC contracts by
+// default wherever the target has FMA).
 #pragma GCC optimize("fp-contract=off")
 void gemm_in_k_order(int M, int N, int K, const std::function<void(int m, float* row)>& a_row,
                      const std::function<float(int n, int k)>& b, std::uint16_t* C) {
@@ -30,10 +31,7 @@ void gemm_in_k_order(int M, int N, int K, const std::function<void(int m, float*
         float acc[kColumns] = {};
         const float* bk = bt.data() + static_cast<std::size_t>(block) * K * kColumns;
         for (int k = 0; k < K; ++k)
-          for (int j = 0; j < kColumns; ++j) {
-            const float product = a[static_cast<std::size_t>(k)] * bk[k * kColumns + j];
-            acc[j] += product;
-          }
+          for (int j = 0; j < kColumns; ++j) acc[j] += a[static_cast<std::size_t>(k)] * bk[k * kColumns + j];
         for (int j = 0; j < kColumns && block * kColumns + j < N; ++j)
           C[static_cast<long>(m) * N + block * kColumns + j] = float_to_bf16(acc[j]);
       }

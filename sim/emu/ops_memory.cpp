@@ -77,15 +77,6 @@ u64 lane_address(Wave& w, const Operand& vaddr, const Operand& saddr, int l, std
                  std::to_string(lane) + ") is outside every buffer");
 }
 
-// Asks for the lines of `dwords` registers of a vector operand, all at once:
-// a wave's registers are usually cold when it issues (the other CUs ran
-// since), and a lane loop touching them one after another waits on each.
-void prefetch_registers(Wave& w, const Operand& o, int dwords) {
-  for (int i = 0; i < dwords; ++i)
-    for (int line = 0; line < kLanes * 4; line += 64)
-      __builtin_prefetch(reinterpret_cast<const char*>(vector_reg(w, o, i)) + line, 1);
-}
-
 // A narrower load's `Bytes` (in the low bits of v) into its register: zero-
 // or sign-extended (Sign), or for the d16 forms into one half (Half: 0 low,
 // 1 high), the other half kept.

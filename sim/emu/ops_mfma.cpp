@@ -210,11 +210,7 @@ void load_scaled(Wave& w, const Operand& src, int format, const Operand* scale, 
   }
   const u32* reg[8];
   for (int r = 0; r < 8; ++r) reg[r] = r < (format == 4 ? 4 : 8) ? vector_reg(w, src, r) : nullptr;
-  // The operand's registers are usually cold (other CUs ran since a ds_read
-  // wrote them): ask for all of their lines at once before decoding them in order.
-  for (int r = 0; r < 8; ++r)
-    if (reg[r])
-      for (int line = 0; line < kLanes * 4; line += 64) __builtin_prefetch(reinterpret_cast<const char*>(reg[r]) + line);
+  prefetch_registers(w, src, format == 4 ? 4 : 8);
   // Lane group g holds rows 0..R-1 (lanes R*g ..): its slot s is k = 32g + s
   // (FP4), or 16g + s then K/2 + 16g + s - 16 (FP8).
   const MxFormat f = static_cast<MxFormat>(format);  // 0, 1 or 4 (checked above)

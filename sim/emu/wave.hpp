@@ -103,6 +103,15 @@ inline std::uint32_t* vector_reg(Wave& w, const Operand& o, int dw = 0) {
   throw EmuError("expected a vector register");
 }
 
+// Asks for the lines of `dwords` registers of a vector operand, all at once:
+// a wave's registers are usually cold when it issues (in a timed run every
+// other CU ran since), and a lane loop touching them in order waits on each.
+inline void prefetch_registers(Wave& w, const Operand& o, int dwords) {
+  for (int i = 0; i < dwords; ++i)
+    for (int line = 0; line < kLanes * 4; line += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(vector_reg(w, o, i)) + line, 1);
+}
+
 // Dword `dw` of a scalar operand (SGPR, vcc, exec, m0, scc or a constant).
 inline std::uint32_t scalar_u32(const Wave& w, const Operand& o, int dw = 0) {
   switch (o.loc) {
