@@ -41,6 +41,8 @@ struct LdsDmaWrite {
 class VectorFile {
  public:
   static constexpr std::size_t kBytes = static_cast<std::size_t>(kVectorRegisters) * kLanes * sizeof(std::uint32_t);
+  // Finished waves' files the process keeps for its next waves (wave.cpp).
+  static constexpr std::size_t kSpares = 2048;
   VectorFile();
   VectorFile(const VectorFile& o);
   VectorFile& operator=(const VectorFile& o);

@@ -18,12 +18,13 @@ bool all_zero(const emu::VectorFile& f) {
   return true;
 }
 
-// Rounds of 600 files (more than the process keeps for reuse), each written
-// at random registers, dropped, then made again: every new file is zero.
+// Rounds of more files than the process keeps for reuse, each written at
+// random registers (a few of its pages), dropped, then made again: every new
+// file is zero, whether fresh or a spare whose written pages were cleared.
 TEST(VectorFile, ZeroWhenMadeFreshOrReused) {
   std::mt19937 rng(7);
   for (int round = 0; round < 3; ++round) {
-    std::vector<emu::VectorFile> files(600);
+    std::vector<emu::VectorFile> files(emu::VectorFile::kSpares + 100);
     for (emu::VectorFile& f : files) {
       ASSERT_TRUE(all_zero(f)) << "round " << round;
       for (int n = 0; n < 8; ++n) f.reg(static_cast<int>(rng() % 512))[rng() % 64] = rng() | 1;
