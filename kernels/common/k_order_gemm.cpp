@@ -12,9 +12,8 @@ namespace tilelab::kernels {
 // (each with its own accumulator, summed in the same k order, so the compiler
 // vectorizes across columns without reassociating any sum), on B transposed
 // to k-major, with the rows split between the machine's threads.  No
-// multiply and add may fuse (fp-contract off for this file: GCC contracts by
-// default wherever the target has FMA).
-#pragma GCC optimize("fp-contract=off")
+// multiply and add may fuse: CMakeLists.txt compiles this file with
+// -ffp-contract=off (GCC contracts by default wherever the target has FMA).
 void gemm_in_k_order(int M, int N, int K, const std::function<void(int m, float* row)>& a_row,
                      const std::function<float(int n, int k)>& b, std::uint16_t* C) {
   constexpr int kColumns = 16;
