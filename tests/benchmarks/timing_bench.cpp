@@ -90,12 +90,13 @@ void full_threads(benchmark::State& state, const char* kernel, std::vector<long 
   state.counters["speedup"] = seconds[0] / seconds[1];
   state.counters["one_thread_wave_instr_per_s"] = static_cast<double>(instructions) / seconds[0];
 }
-void BM_FullAttentionThreads(benchmark::State& state) { full_threads(state, "attention_fwd_d128", {4, 2048, 1}); }
-BENCHMARK(BM_FullAttentionThreads)->Unit(benchmark::kSecond)->Iterations(4)->UseRealTime();
-void BM_FullGemmThreads(benchmark::State& state) { full_threads(state, "gemm_bf16", {2048, 2048, 1024}); }
-BENCHMARK(BM_FullGemmThreads)->Unit(benchmark::kSecond)->Iterations(4)->UseRealTime();
-void BM_FullGemmMxfp8Threads(benchmark::State& state) { full_threads(state, "gemm_mxfp8", {2048, 2048, 1024}); }
-BENCHMARK(BM_FullGemmMxfp8Threads)->Unit(benchmark::kSecond)->Iterations(4)->UseRealTime();
+// Whole-chip grids: attention one workgroup per CU, the GEMMs four rounds.
+void BM_FullAttentionThreads(benchmark::State& state) { full_threads(state, "attention_fwd_d128", {16, 2048, 0}); }
+BENCHMARK(BM_FullAttentionThreads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+void BM_FullGemmThreads(benchmark::State& state) { full_threads(state, "gemm_bf16", {4096, 4096, 1024}); }
+BENCHMARK(BM_FullGemmThreads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+void BM_FullGemmMxfp8Threads(benchmark::State& state) { full_threads(state, "gemm_mxfp8", {4096, 4096, 1024}); }
+BENCHMARK(BM_FullGemmMxfp8Threads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
 
 void BM_ChipGemm8192(benchmark::State& state) { timed(state, "gemm_bf16", "gfx950", {8192, 8192, 8192}, true, 0); }
 BENCHMARK(BM_ChipGemm8192)->Unit(benchmark::kSecond)->Iterations(1);
