@@ -4,7 +4,6 @@
 // segment and whose buffers fit the memory budget, or std::invalid_argument
 // naming the file (IsaError for a kernel the code object lacks); never a crash, UB, a hang or an allocation of the
 // buffers' size (the budget is checked first).
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "kernels/launch_file.hpp"
+#include "tests/fuzz/scratch_path.hpp"
 
 // The one function of sim/isa/code_object.cpp the reader calls; that file
 // needs LLVM, which the fuzz build does not link.
@@ -44,7 +44,8 @@ tilelab::isa::CodeObject code_object() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const tilelab::isa::CodeObject co = code_object();
-  static const std::string path = "/tmp/tilelab_fuzz_launch_" + std::to_string(::getpid()) + ".toml";
+  static const tilelab::fuzz::ScratchPath scratch("tilelab_fuzz_launch_", ".toml");
+  const std::string path = scratch.path.string();
   {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -5,13 +5,13 @@
 // no earlier, or FormatError naming the file; never a crash, UB or a hang
 // (the reader bounds its queries' work and temporary storage).
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
 
+#include "tests/fuzz/scratch_path.hpp"
 #include "traces/rocprof/profile.hpp"
 
 namespace {
@@ -22,7 +22,8 @@ int stop_after_budget(void* steps) { return ++*static_cast<int*>(steps) > 2000; 
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tilelab::traces::rocprof;
-  static const std::string path = "/tmp/tilelab_fuzz_rocpd_" + std::to_string(::getpid()) + "_results.db";
+  static const tilelab::fuzz::ScratchPath scratch("tilelab_fuzz_rocpd_", "_results.db");
+  const std::string path = scratch.path.string();
   std::remove(path.c_str());
   const std::string sql(reinterpret_cast<const char*>(data), size);
   sqlite3* db = nullptr;

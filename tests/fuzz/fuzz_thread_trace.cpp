@@ -4,7 +4,6 @@
 // out of the folder).  read_thread_trace gives a trace whose every
 // instruction names a pc code.json has, or FormatError naming the file;
 // never a crash, UB or a hang.
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,14 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/fuzz/scratch_path.hpp"
 #include "traces/rocprof/thread_trace.hpp"
 
 namespace fs = std::filesystem;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tilelab::traces::rocprof;
-  static const fs::path dir =
-      fs::temp_directory_path() / ("tilelab_fuzz_att_" + std::to_string(::getpid())) / "ui_output_agent_1_dispatch_10";
+  static const tilelab::fuzz::ScratchPath scratch("tilelab_fuzz_att_");
+  static const fs::path dir = scratch.path / "ui_output_agent_1_dispatch_10";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string input(reinterpret_cast<const char*>(data), size);
