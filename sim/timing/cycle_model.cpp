@@ -273,7 +273,8 @@ class CycleModel::Quanta {
   // runs on the same core quantum after quantum, its waves' registers and
   // LDS in that core's caches (gemm_bf16 2048,2048,1024 on two threads: 10%
   // faster than any thread taking the next CU, sim/timing/README.md
-  // "Threads"); the CUs still come about in CU order for the hand-over.
+  // "Threads").  The CUs are still finished about in CU order, which the
+  // hand-over takes them in.
   struct alignas(64) Cursor {  // each on its own cache line
     std::atomic<std::size_t> next{0};
   };
