@@ -10,6 +10,10 @@
 // Run: build/bin/bench_timing [--benchmark_filter=Chip|Threads]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <random>
+
+#include "kernels/common/k_order_gemm.hpp"
 #include "tests/common/run_suite.hpp"
 #include "sim/timing/cycle_model.hpp"
 
@@ -100,6 +104,27 @@ void BM_FullGemmMxfp8Threads(benchmark::State& state) {
   threads_side_by_side(state, "gemm_mxfp8", {4096, 4096, 1024}, false);
 }
 BENCHMARK(BM_FullGemmMxfp8Threads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+
+// The host side of a --full run: the CPU reference every output is checked
+// against (kernels/common/k_order_gemm), at gemm_bf16 2048,2048,1024.
+void BM_ReferenceGemm2048x2048x1024(benchmark::State& state) {
+  const int M = 2048, N = 2048, K = 1024;
+  std::vector<float> a(static_cast<std::size_t>(M) * K), b(static_cast<std::size_t>(N) * K);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-1.f, 1.f);
+  for (float& x : a) x = value(rng);
+  for (float& x : b) x = value(rng);
+  std::vector<std::uint16_t> c(static_cast<std::size_t>(M) * N);
+  for (auto _ : state) {
+    kernels::gemm_in_k_order(
+        M, N, K, [&](int m, float* row) { std::copy_n(a.data() + static_cast<std::size_t>(m) * K, K, row); },
+        [&](int n, int k) { return b[static_cast<std::size_t>(n) * K + k]; }, c.data());
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOP_per_s"] =
+      benchmark::Counter(2.0 * M * N * K * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ReferenceGemm2048x2048x1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ChipGemm8192(benchmark::State& state) { timed(state, "gemm_bf16", "gfx950", {8192, 8192, 8192}, true, 0); }
 BENCHMARK(BM_ChipGemm8192)->Unit(benchmark::kSecond)->Iterations(1);
