@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -320,6 +321,73 @@ TEST(AttentionReference, LiteralCases) {
   EXPECT_NEAR(O[0], 3.0, 1e-12 * 3);
   EXPECT_NEAR(O[1], 30.0, 1e-12 * 30);
   EXPECT_NEAR(lse[0], top + std::log1p(3 * std::exp(-top)), 1e-5);
+}
+
+// The plain loop the forward reference must equal bit for bit: for each
+// head and query, each score the sum over d in order, then the softmax and
+// P·V in double, as kernels/attention_fwd/reference.hpp defines it.
+void plain_attention(const std::vector<std::uint16_t>& Q, const std::vector<std::uint16_t>& K,
+                     const std::vector<std::uint16_t>& V, int BH, int S, int D, bool causal, std::vector<float>& O,
+                     std::vector<float>& lse) {
+  const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+  std::vector<double> s(S), o(D);
+  for (int h = 0; h < BH; ++h) {
+    const long head = static_cast<long>(h) * S * D;
+    for (int i = 0; i < S; ++i) {
+      const int keys = causal ? i + 1 : S;
+      double mx = -INFINITY;
+      for (int n = 0; n < keys; ++n) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d)
+          dot += double(kernels::bf16_to_float(Q[head + i * D + d])) * kernels::bf16_to_float(K[head + n * D + d]);
+        s[n] = dot * scale;
+        mx = std::max(mx, s[n]);
+      }
+      double sum = 0;
+      std::fill(o.begin(), o.end(), 0.0);
+      for (int n = 0; n < keys; ++n) {
+        const double p = std::exp(s[n] - mx);
+        sum += p;
+        for (int d = 0; d < D; ++d) o[d] += p * kernels::bf16_to_float(V[head + n * D + d]);
+      }
+      for (int d = 0; d < D; ++d) O[head + i * D + d] = static_cast<float>(o[d] / sum);
+      lse[h * S + i] = static_cast<float>(mx + std::log(sum));
+    }
+  }
+}
+
+TEST(AttentionReference, EqualsThePlainLoopBitForBit) {
+  std::mt19937_64 rng(23);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int BH = 1 + static_cast<int>(rng() % 5), S = 1 + static_cast<int>(rng() % 70),
+              D = 1 + static_cast<int>(rng() % 140);
+    const bool causal = rng() % 2;
+    const std::size_t n = static_cast<std::size_t>(BH) * S * D;
+    const auto Q = random_bf16(n, rng), K = random_bf16(n, rng), V = random_bf16(n, rng);
+    std::vector<float> O(n), lse(static_cast<std::size_t>(BH) * S), O_plain(n), lse_plain(lse.size());
+    kernels::attention_fwd_reference(Q.data(), K.data(), V.data(), BH, S, D, causal, O.data(), lse.data());
+    plain_attention(Q, K, V, BH, S, D, causal, O_plain, lse_plain);
+    ASSERT_EQ(std::memcmp(O.data(), O_plain.data(), n * sizeof(float)), 0) << "BH=" << BH << " S=" << S << " D=" << D;
+    ASSERT_EQ(std::memcmp(lse.data(), lse_plain.data(), lse.size() * sizeof(float)), 0)
+        << "BH=" << BH << " S=" << S << " D=" << D;
+  }
+}
+
+// Each score is summed in d order, which random inputs hardly show (the
+// outputs are rounded to f32): q·k_0 = 2^53 + 1 - 2^53 is 0 in that order
+// and 1 in any other that does not add 2^53 and -2^53 first, so every score
+// is 0 and lse = ln 8 exactly as the plain loop gives it.  Eight keys: the
+// reference's vectorized path over keys.
+TEST(AttentionReference, SumsEachScoreInDOrder) {
+  const int S = 8, D = 3;
+  std::vector<std::uint16_t> Q(S * D, 0), K(S * D, 0), V(S * D, 0);
+  const float q[D] = {0x1p27f, 1.f, -0x1p27f}, k[D] = {0x1p26f, 1.f, 0x1p26f};
+  for (int d = 0; d < D; ++d) Q[d] = kernels::float_to_bf16(q[d]), K[d] = kernels::float_to_bf16(k[d]);
+  for (int n = 0; n < S; ++n) V[n * D] = kernels::float_to_bf16(static_cast<float>(n));
+  std::vector<float> O(S * D), lse(S);
+  kernels::attention_fwd_reference(Q.data(), K.data(), V.data(), 1, S, D, false, O.data(), lse.data());
+  EXPECT_EQ(lse[0], static_cast<float>(std::log(8.0)));
+  EXPECT_EQ(O[0], 3.5f);  // the mean of 0..7
 }
 
 // The backward reference is the gradient of the loss L = sum(dO o O): against
