@@ -35,8 +35,9 @@ __attribute__((target_clones("avx512f", "default"))) void scores(const double* q
 
 // One head: rows i of O and lse, in the plain loop's order of operations
 // (P·V vectorized across d: each output's sum over keys stays in key order).
-__attribute__((target_clones("avx512f", "default"))) void head(const std::uint16_t* Q, const std::uint16_t* K, const std::uint16_t* V, int S, int D, bool causal, double scale,
-          float* O, float* lse) {
+__attribute__((target_clones("avx512f", "default"))) void head(const std::uint16_t* Q, const std::uint16_t* K,
+                                                                const std::uint16_t* V, int S, int D, bool causal,
+                                                                double scale, float* O, float* lse) {
   const std::size_t rows = static_cast<std::size_t>(S), cols = static_cast<std::size_t>(D);
   std::vector<double> kt(rows * cols), v(rows * cols), q(cols), s(rows), o(cols);
   for (std::size_t n = 0; n < rows; ++n)
