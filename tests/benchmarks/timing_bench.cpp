@@ -6,7 +6,7 @@
 // in at most 60 s.  The rate is wave-instructions simulated (not the scaled
 // whole-chip count) over the timed dispatch's wall time (inputs and the CPU
 // reference excluded).  The Chip benchmarks use every core (Options::threads
-// 0); *Threads compare 1 and 2, Full*Threads fully simulated.
+// 0); BM_Threads/* compare 1 and 2 threads, the full_* ones fully simulated.
 // Run: build/bin/bench_timing [--benchmark_filter=Chip|Threads]
 #include <benchmark/benchmark.h>
 
@@ -63,7 +63,7 @@ BENCHMARK(BM_TimedGemmMxfp4)->Unit(benchmark::kMillisecond);
 // process's first launch pays for first touches the next does not, so only
 // runs made side by side and in both orders are compared: speedup is the sum
 // of the one-thread dispatch times over the two-thread ones.
-void threads_side_by_side(benchmark::State& state, const char* kernel, std::vector<long long> shape, bool sampled) {
+void BM_Threads(benchmark::State& state, const char* kernel, std::vector<long long> shape, bool sampled) {
   const arch::Arch a = arch::load_arch("gfx950");
   double seconds[2] = {0, 0};
   std::uint64_t instructions = 0, iteration = 0;
@@ -86,24 +86,18 @@ void threads_side_by_side(benchmark::State& state, const char* kernel, std::vect
   state.counters["speedup"] = seconds[0] / seconds[1];
   state.counters["one_thread_wave_instr_per_s"] = static_cast<double>(instructions) / seconds[0];
 }
-// Sampled and fast-forwarded, as the CLI runs them.
-void BM_ChipGemm4096Threads(benchmark::State& state) { threads_side_by_side(state, "gemm_bf16", {4096, 4096, 4096}, true); }
-BENCHMARK(BM_ChipGemm4096Threads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
-void BM_ChipAttentionThreads(benchmark::State& state) {
-  threads_side_by_side(state, "attention_fwd_d128", {64, 4096, 1}, true);
-}
-BENCHMARK(BM_ChipAttentionThreads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
-// Fully simulated whole-chip grids: attention one workgroup per CU, the GEMMs four rounds.
-void BM_FullAttentionThreads(benchmark::State& state) {
-  threads_side_by_side(state, "attention_fwd_d128", {16, 2048, 0}, false);
-}
-BENCHMARK(BM_FullAttentionThreads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
-void BM_FullGemmThreads(benchmark::State& state) { threads_side_by_side(state, "gemm_bf16", {4096, 4096, 1024}, false); }
-BENCHMARK(BM_FullGemmThreads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
-void BM_FullGemmMxfp8Threads(benchmark::State& state) {
-  threads_side_by_side(state, "gemm_mxfp8", {4096, 4096, 1024}, false);
-}
-BENCHMARK(BM_FullGemmMxfp8Threads)->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+// Sampled and fast-forwarded, as the CLI runs them; then fully simulated
+// whole-chip grids: attention one workgroup per CU, the GEMMs four rounds.
+BENCHMARK_CAPTURE(BM_Threads, sampled_gemm_bf16_4096, "gemm_bf16", {4096, 4096, 4096}, true)
+    ->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Threads, sampled_attention_causal, "attention_fwd_d128", {64, 4096, 1}, true)
+    ->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Threads, full_attention, "attention_fwd_d128", {16, 2048, 0}, false)
+    ->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Threads, full_gemm_bf16, "gemm_bf16", {4096, 4096, 1024}, false)
+    ->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Threads, full_gemm_mxfp8, "gemm_mxfp8", {4096, 4096, 1024}, false)
+    ->Unit(benchmark::kSecond)->Iterations(2)->UseRealTime();
 
 // The host side of a --full run: the CPU reference every output is checked
 // against (kernels/common/k_order_gemm), at gemm_bf16 2048,2048,1024.
