@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "kernels/common/formats.hpp"
+#include "kernels/common/host_threads.hpp"
 
 namespace tilelab::kernels {
 namespace {
@@ -80,11 +80,7 @@ void attention_fwd_reference(const std::uint16_t* Q, const std::uint16_t* K, con
       head(Q + h * per_head, K + h * per_head, V + h * per_head, S, D, causal, scale, O + h * per_head,
            lse + static_cast<std::size_t>(h) * static_cast<std::size_t>(S));
   };
-  const int threads = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), BH));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(heads, t, threads);
-  heads(0, threads);
-  for (std::thread& t : pool) t.join();
+  on_host_threads(BH, heads);
 }
 
 }  // namespace tilelab::kernels

@@ -1,10 +1,10 @@
 #include "kernels/common/k_order_gemm.hpp"
 
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 #include "kernels/common/formats.hpp"
+#include "kernels/common/host_threads.hpp"
 
 namespace tilelab::kernels {
 
@@ -58,11 +58,7 @@ void gemm_in_k_order(int M, int N, int K, const std::function<void(int m, float*
       }
     }
   };
-  const int threads = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), M / 64));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(rows, M * t / threads, M * (t + 1) / threads);
-  rows(0, M / threads);
-  for (std::thread& t : pool) t.join();
+  on_host_threads(M / 64, [&](int t, int threads) { rows(M * t / threads, M * (t + 1) / threads); });
 }
 
 }  // namespace tilelab::kernels

@@ -8,21 +8,32 @@
 #pragma once
 #include <sys/mman.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace tilelab::emu {
 
+// A transparent huge page (x86-64), and the size from which a buffer asks
+// for them (below it, the partial pages at its ends are most of it).
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+inline constexpr std::size_t kHugeWorthIt = 4 * kHugePage;
+
+// Advises the whole huge pages inside [p, p + bytes), before their first
+// touch (the hint is taken at the fault).
+inline void advise_huge_pages(void* p, std::size_t bytes) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1), last = (begin + bytes) & ~(kHugePage - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
 // v becomes n zero (value-initialised) elements; when v held no storage and
 // the buffer is large, its storage is advised to huge pages before it is touched.
 template <class T>
 void assign_fresh(std::vector<T>& v, std::size_t n) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (v.capacity() == 0 && n * sizeof(T) >= 4 * kHuge) {
+  if (v.capacity() == 0 && n * sizeof(T) >= kHugeWorthIt) {
     v.reserve(n);  // a fresh mapping from the OS, not yet touched
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + n * sizeof(T)) & ~(kHuge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    advise_huge_pages(v.data(), n * sizeof(T));
   }
   v.assign(n, T{});
 }

@@ -23,9 +23,10 @@ bool host_has_avx512f();
 // or 32 take the vector path, others the scalar one): slot s is the field of
 // width w (8, or 4 for E2M1) at bit w * (s % (32 / w)) of
 // registers[s / (32 / w)][row]; its values go to out[rows * k[s] + row],
-// times factor[rows * (k[s] / 32) + row] when factor is not null.  The values are decode_f8f6f4's (times the
-// factor: one rounding), to the bit, whichever path runs.  `vector`: the
-// AVX-512 path where the CPU has it (false: the scalar tables, the reference).
+// times factor[rows * (k[s] / 32) + row] when factor is not null.  The
+// values are decode_f8f6f4's (times the factor: one rounding), to the bit,
+// whichever path runs.  `vector`: the AVX-512 path where the CPU has it
+// (false: the scalar tables, the reference).
 void decode_mx_slots(MxFormat format, const std::uint32_t* const registers[8], int rows, const int k[32],
                      const float* factor, float* out, bool vector = true);
 

@@ -1,5 +1,7 @@
 #include "sim/timing/chip_memory.hpp"
 
+#include "sim/emu/fresh_buffer.hpp"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -63,20 +65,20 @@ std::uint64_t BandwidthCalendar::reserve(std::uint64_t cycle, double bytes) {
 template <class T>
 LineCache::Zeroed<T> LineCache::zeroed(std::size_t n) {
   static_assert(std::is_trivially_copyable_v<T>, "zero bytes must be a valid value");
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
   const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
-  const bool huge = bytes >= 4 * kHuge;
-  const std::size_t mapped = huge ? bytes + kHuge : bytes;
+  const bool huge = bytes >= emu::kHugeWorthIt;
+  const std::size_t mapped = huge ? bytes + emu::kHugePage : bytes;
   void* m = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) throw std::bad_alloc();
   if (!huge) return Zeroed<T>(static_cast<T*>(m), Unmap{bytes});
   // Keep the 2 MiB-aligned part, give the rest back.
   char* start = static_cast<char*>(m);
-  char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(start) + kHuge - 1) & ~(kHuge - 1));
+  char* aligned =
+      reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(start) + emu::kHugePage - 1) & ~(emu::kHugePage - 1));
   if (aligned > start) munmap(start, static_cast<std::size_t>(aligned - start));
   const std::size_t tail = static_cast<std::size_t>(start + mapped - (aligned + bytes));
   if (tail) munmap(aligned + bytes, tail);
-  madvise(aligned, bytes, MADV_HUGEPAGE);  // a hint: refused, it stays 4 KiB pages
+  emu::advise_huge_pages(aligned, bytes);  // a hint: refused, it stays 4 KiB pages
   return Zeroed<T>(reinterpret_cast<T*>(aligned), Unmap{bytes});
 }
 

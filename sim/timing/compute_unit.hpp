@@ -88,7 +88,10 @@ class CycleModel::ComputeUnit {
   // Several calls for one instruction (a scratch access: one per dword of
   // the swizzled segment) add up: lines ascending, each once.
   void global_access(const std::uint64_t* a, std::uint64_t active, int bytes) {
-    if (lines_.empty()) return coalesce(a, active, bytes, t_.l1_line_bytes, lines_);
+    if (lines_.empty()) {
+      coalesce(a, active, bytes, t_.l1_line_bytes, lines_);
+      return;
+    }
     std::vector<LineUse> more, merged;
     coalesce(a, active, bytes, t_.l1_line_bytes, more);
     merged.reserve(lines_.size() + more.size());
