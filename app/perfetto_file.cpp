@@ -4,6 +4,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "traces/output_file.hpp"
+
 namespace tilelab::app {
 
 PerfettoFormat perfetto_format(const std::string& out) {
@@ -17,24 +19,14 @@ PerfettoFormat perfetto_format(const std::string& out) {
 traces::PerfettoStats write_perfetto(const std::string& store, const std::vector<std::string>& runs,
                                      const std::string& out, std::uint64_t max_slices) {
   const PerfettoFormat format = perfetto_format(out);  // before anything is read or written
-  const std::string tmp = out + ".tmp";
-  try {
-    const traces::Reader r(store);
-    traces::PerfettoStats st;
-    {
-      std::ofstream f(tmp, std::ios::binary);
-      if (!f) throw std::runtime_error("cannot write '" + out + "'");
-      st = format == PerfettoFormat::json ? traces::export_perfetto(r, runs, f, max_slices)
-                                          : traces::export_perfetto_proto(r, runs, f, max_slices);
-      if (!f.flush()) throw std::runtime_error("cannot write '" + out + "'");
-    }
-    std::filesystem::rename(tmp, out);
-    return st;
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
+  traces::check_output_path(out);  // before the store is read
+  const traces::Reader r(store);
+  traces::OutputFile f(out);
+  const traces::PerfettoStats st = format == PerfettoFormat::json
+                                       ? traces::export_perfetto(r, runs, f.stream(), max_slices)
+                                       : traces::export_perfetto_proto(r, runs, f.stream(), max_slices);
+  f.commit();
+  return st;
 }
 
 }  // namespace tilelab::app

@@ -97,7 +97,8 @@ std::map<std::string, std::int64_t> parse_named_shape(const std::string& text) {
     }
     if (!named || used == 0 || used != item.size() - eq - 1)
       throw std::invalid_argument("--shape: '" + item + "' is not NAME=INTEGER (a launch template's shape: M=4096,N=4096,K=512)");
-    shape[name] = x;
+    if (x < 0) throw std::invalid_argument("--shape: " + name + " is " + std::to_string(x) + " (a size or a flag: 0 or more)");
+    if (!shape.emplace(name, x).second) throw std::invalid_argument("--shape: " + name + " is given twice");
   }
   if (shape.empty()) throw std::invalid_argument("--shape: empty (a launch template's shape: M=4096,N=4096,K=512)");
   return shape;

@@ -1,5 +1,7 @@
 #include "traces/hdf5.hpp"
 
+#include <sys/stat.h>
+
 #include <cstring>
 
 #include <algorithm>
@@ -69,8 +71,17 @@ bool failed_on_file_lock() {
 }
 }  // namespace
 
+void require_regular_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error("'" + path + "' is not a regular file (" +
+                (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a device" : "not a file") +
+                "), so not a store to open");
+}
+
 File File::open(const std::string& path, bool writable) {
   quiet();
+  require_regular_file(path);  // HDF5 would open a FIFO and wait on it forever
   File f;
   htri_t is = H5Fis_hdf5(path.c_str());
   if (is <= 0) {
@@ -135,6 +146,7 @@ std::string Group::external_link_file(const std::string& name) const {
 
 Group Group::open_in_file(const std::string& file, const std::string& object) {
   quiet();
+  require_regular_file(file);
   Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "cannot open '" + file + "'");
   // The group holds the file open after `f` closes (HDF5's weak close degree).
   return Group(Handle(H5Gopen2(f.id(), object.c_str(), H5P_DEFAULT), H5Gclose, "cannot open " + object + " in '" + file + "'"),
@@ -184,6 +196,9 @@ static Handle fixed_string_type(std::size_t length) {
 }
 
 void Group::set(const std::string& name, const std::string& value) const {
+  if (value.size() > kMaxStringAttributeBytes)
+    throw Error(path_ + "@" + name + ": " + std::to_string(value.size()) + " bytes is over the store's cap of " +
+                std::to_string(kMaxStringAttributeBytes) + " for one text");
   Handle t = fixed_string_type(value.size());
   std::string padded = value.empty() ? std::string(1, '\0') : value;
   write_attribute(id(), path_, name, t.id(), padded.data());
@@ -208,7 +223,7 @@ std::string Group::get_string(const std::string& name) const {
   if (H5Tget_class(ft.id()) != H5T_STRING) throw Error(path_ + "@" + name + " is not a string");
   if (H5Tis_variable_str(ft.id()) != 0) throw Error(path_ + "@" + name + " is not a fixed-length string");
   std::size_t n = H5Tget_size(ft.id());
-  if (n == 0 || n > (1 << 20)) throw Error(path_ + "@" + name + " has an implausible size");
+  if (n == 0 || n > kMaxStringAttributeBytes) throw Error(path_ + "@" + name + " has an implausible size");
   std::string s(n, '\0');
   check(H5Aread(a.id(), ft.id(), s.data()), "cannot read " + path_ + "@" + name);
   return s.substr(0, s.find('\0'));

@@ -18,6 +18,10 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// The longest string attribute, one limit for writing and reading: the writer
+// refuses what the reader would refuse, so no entry makes a store unreadable.
+inline constexpr std::size_t kMaxStringAttributeBytes = 1 << 20;
+
 // Owns one hid_t and closes it with the matching H5*close.
 class Handle {
  public:
@@ -35,6 +39,11 @@ class Handle {
   hid_t id_ = -1;
   Closer close_ = nullptr;
 };
+
+// Error naming the path when it exists and is not a regular file (a FIFO,
+// a device, a folder): checked before HDF5 opens anything, which would block
+// on a FIFO.  Every File::open and open_in_file checks it.
+void require_regular_file(const std::string& path);
 
 // Throw Error(what) when an HDF5 call returned a negative status.
 void check(herr_t status, const std::string& what);

@@ -785,6 +785,25 @@ struct Reader::Impl {
   h5::Group runs;
   bool has_runs = false;
 
+  // HDF5 follows the run's external link by opening the file it names: a
+  // FIFO there would block the reader, so it is refused first.
+  void refuse_irregular_run_file(const std::string& id) const {
+    std::string target;
+    try {
+      target = runs.external_link_file(id);
+    } catch (const h5::Error&) {
+      return;  // not an external link: nothing outside the store to open
+    }
+    if (target.empty()) return;
+    for (const fs::path& p : {fs::path(store_dir(file)) / target, fs::path(runs_folder(file)) / fs::path(target).filename()}) {
+      try {
+        h5::require_regular_file(p.string());
+      } catch (const h5::Error& e) {
+        throw StoreError("run '" + id + "' of '" + file + "': " + e.what());
+      }
+    }
+  }
+
   h5::Group run(const std::string& id) const {
     if (!has_runs || !runs.has(id)) {
       std::string known;
@@ -792,6 +811,7 @@ struct Reader::Impl {
         for (const std::string& r : runs.children()) known += (known.empty() ? "" : ", ") + r;
       throw StoreError("no run '" + id + "' in '" + file + "'" + (known.empty() ? " (it has no runs)" : " (runs: " + known + ")"));
     }
+    if (version >= 2) refuse_irregular_run_file(id);
     try {
       return runs.open_group(id);
     } catch (const h5::Error& e) {
@@ -820,6 +840,11 @@ struct Reader::Impl {
 Reader::Reader(const std::string& file) : impl_(std::make_unique<Impl>()) {
   impl_->file = file;
   if (!fs::exists(file)) throw StoreError("no such file '" + file + "'");
+  try {
+    h5::require_regular_file(file);
+  } catch (const h5::Error& e) {
+    throw StoreError(e.what());
+  }
   try {
     impl_->h5file = h5::File::open(file, false);
     h5::Group root = impl_->h5file.root();

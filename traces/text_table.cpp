@@ -8,6 +8,24 @@
 
 namespace tilelab::traces {
 
+std::string printable(std::string_view text, std::size_t max) {
+  std::string out;
+  const std::size_t shown = std::min(text.size(), max);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (shown < text.size()) out += "...(+" + std::to_string(text.size() - shown) + " bytes)";
+  return out;
+}
+
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
 void TextTable::add_row(std::vector<std::string> cells) {
@@ -15,6 +33,7 @@ void TextTable::add_row(std::vector<std::string> cells) {
     throw std::invalid_argument("text table: a row of " + std::to_string(cells.size()) + " cells for " +
                                 std::to_string(columns_.size()) + " columns");
   cells.resize(columns_.size());
+  for (std::string& cell : cells) cell = printable(cell, 4096);  // a stored name cannot reach the terminal raw
   rows_.push_back(std::move(cells));
 }
 

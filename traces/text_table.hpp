@@ -4,9 +4,16 @@
 #pragma once
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilelab::traces {
+
+// A string read from a store or a database as one printable line: control
+// characters (newlines, terminal escape sequences) as \xNN, anything past
+// `max` bytes cut and counted ("...(+N bytes)").  Every such string a
+// command prints goes through here; TextTable's cells do.
+std::string printable(std::string_view text, std::size_t max = 256);
 
 class TextTable {
  public:

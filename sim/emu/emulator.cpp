@@ -134,6 +134,7 @@ Emulator::Emulator(const isa::CodeObject& co, const std::string& kernel, const a
   if (private_bytes_ > kMaxPrivateBytes)
     throw EmuError(kernel + ": " + std::to_string(private_bytes_) + " bytes of scratch per lane, more than the " +
                    std::to_string(kMaxPrivateBytes) + " the emulator gives a lane");
+  check_lds(0);
   load_ops();
   const bool reads_its_address = std::any_of(ops_.begin(), ops_.end(), [](const Op& op) { return op.t.base == "s_getpc_b64"; });
   if (reads_its_address) {
@@ -155,6 +156,20 @@ Emulator::Emulator(isa::Program program, const arch::Arch& arch, std::uint32_t l
   descriptor_.kernel_code_properties = 1u << 3;          // kernarg segment pointer
   descriptor_.private_segment_fixed_size = 0;
   load_ops();
+}
+
+void Emulator::check_lds(std::uint32_t dynamic) const {
+  const std::uint64_t total = std::uint64_t{descriptor_.group_segment_fixed_size} + dynamic;
+  if (total > static_cast<std::uint64_t>(arch_.lds.bytes_per_cu))
+    throw EmuError(kernel_.name + ": asks for " + std::to_string(total) + " bytes of LDS (" +
+                   std::to_string(descriptor_.group_segment_fixed_size) + " static, " + std::to_string(dynamic) +
+                   " dynamic); a workgroup on " + arch_.name + " can have at most " +
+                   std::to_string(arch_.lds.bytes_per_cu) + " (" + std::to_string(arch_.lds.bytes_per_cu / 1024) + " KiB)");
+}
+
+void Emulator::set_dynamic_lds(std::uint32_t bytes) {
+  check_lds(bytes);
+  dynamic_lds_ = bytes;
 }
 
 void Emulator::load_ops() {

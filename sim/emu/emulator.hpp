@@ -127,7 +127,9 @@ class Emulator {
   const isa::Kernel& kernel() const { return kernel_; }
   // Dynamic LDS (a launch's extra bytes beyond the kernel's fixed LDS), and
   // the LDS a workgroup gets in all.
-  void set_dynamic_lds(std::uint32_t bytes) { dynamic_lds_ = bytes; }
+  // EmuError when the static and dynamic LDS together exceed what the arch
+  // gives a workgroup (lds.bytes_per_cu: 160 KiB on gfx950).
+  void set_dynamic_lds(std::uint32_t bytes);
   // Functional runs: each workgroup's waves take their turns last to first
   // (another order the hardware can produce; a race check runs both).
   void set_reverse_wave_order(bool reverse) { reverse_waves_ = reverse; }
@@ -175,6 +177,7 @@ class Emulator {
  private:
   static ThreadScope* thread_scope_of(const Emulator* e);
   void load_ops();
+  void check_lds(std::uint32_t dynamic) const;
   Scheduler::Ran run_plain(GlobalMemory& memory, const Launch& launch, std::uint64_t kernarg);
   Env env_for(GlobalMemory& memory, Workgroup& wg) const;
   void execute(Env& env, Wave& wave);

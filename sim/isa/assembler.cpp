@@ -22,17 +22,21 @@
 #include "llvm/MC/MCObjectFileInfo.h"
 #include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCAsmParserExtension.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/TargetParser.h"
 #include "llvm/TargetParser/Triple.h"
+#include "sim/isa/bounded_child.hpp"
 #include "sim/isa/code_object.hpp"
 
 extern "C" void LLVMInitializeAMDGPUTargetInfo();
@@ -56,20 +60,66 @@ void init_once() {
   });
 }
 
+// One line of LLVM's text: its first line, control characters shown as
+// '?', at most 300 characters (LLVM's YAML diagnostics span several lines).
+std::string one_line(llvm::StringRef message) {
+  std::string out;
+  for (char c : message) {
+    if (c == '\n' || out.size() >= 300) break;
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  }
+  return out;
+}
+
 // The first error LLVM reports, as "name:line:col: message" (warnings are kept
-// only when no error follows; LLVM's notes are left out).
+// only when no error follows; LLVM's notes are left out).  Only the position
+// and the message: never the source line LLVM would quote.
 struct Diagnostics {
+  std::string name;  // the input's
   std::string first_error, first_warning;
+  bool error_expanded = false;  // the first error lies in a macro's or .rept's expansion
+  std::string error_message;
   static void handle(const llvm::SMDiagnostic& d, void* self) {
     auto* me = static_cast<Diagnostics*>(self);
-    const std::string where = d.getFilename().str() + ":" + std::to_string(d.getLineNo()) + ":" +
+    const std::string where = one_line(d.getFilename()) + ":" + std::to_string(d.getLineNo()) + ":" +
                               std::to_string(d.getColumnNo() + 1) + ": ";
-    if (d.getKind() == llvm::SourceMgr::DK_Error && me->first_error.empty())
-      me->first_error = where + d.getMessage().str();
-    else if (d.getKind() == llvm::SourceMgr::DK_Warning && me->first_warning.empty())
-      me->first_warning = where + d.getMessage().str();
+    const bool in_input = d.getFilename() == me->name;
+    if (d.getKind() == llvm::SourceMgr::DK_Error && me->first_error.empty()) {
+      me->first_error = where + one_line(d.getMessage());
+      me->error_expanded = !in_input;
+      me->error_message = one_line(d.getMessage());
+    } else if (d.getKind() == llvm::SourceMgr::DK_Note && me->error_expanded && in_input) {
+      // LLVM's "while in macro instantiation" notes follow the error, the
+      // outermost last: it names the input's own line.
+      me->first_error = where + me->error_message + " (in what this line expands to)";
+    } else if (d.getKind() == llvm::SourceMgr::DK_Warning && me->first_warning.empty()) {
+      me->first_warning = where + one_line(d.getMessage());
+    }
   }
 };
+
+// The directives that read files, refused where the parser meets them (also
+// in a macro's expansion; the empty file system below refuses any other way).
+class FileDirectivesRefused : public llvm::MCAsmParserExtension {
+ public:
+  void Initialize(llvm::MCAsmParser& parser) override {
+    MCAsmParserExtension::Initialize(parser);
+    for (const char* d : {".include", ".incbin", ".INCLUDE", ".INCBIN", ".Include", ".Incbin"})
+      parser.addDirectiveHandler(d, {this, &FileDirectivesRefused::refuse});
+  }
+
+ private:
+  static bool refuse(llvm::MCAsmParserExtension* self, llvm::StringRef directive, llvm::SMLoc at) {
+    return self->getParser().Error(at, directive.lower() +
+                                           " is refused: assembly input may not read files (it is assembled as data, alone)");
+  }
+};
+
+// In the assembling child: LLVM's fatal errors end it with one line.
+void fatal_error(void* name, const char* reason, bool) {
+  report_child_failure(*static_cast<const std::string*>(name) + ": LLVM MC stopped: " + one_line(reason));
+}
+void bad_alloc(void*, const char*, bool) { report_child_out_of_memory(); }
 
 // A scratch folder removed with everything in it when the scope ends.
 class ScratchDir {
@@ -133,16 +183,10 @@ std::string assembly_target(std::string_view text) {
   return m[1].str();
 }
 
-std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu_hint) {
-  init_once();
-  const std::string named = assembly_target(text);
-  if (!named.empty() && !cpu_hint.empty() && named != cpu_hint)
-    throw IsaError(name + ": the text's .amdgcn_target is " + named + ", not " + cpu_hint);
-  const std::string cpu = !named.empty() ? named : cpu_hint;
-  if (cpu.empty()) throw IsaError(name + ": no .amdgcn_target directive names the processor, and none was given");
-  if (llvm::AMDGPU::parseArchAMDGCN(cpu) == llvm::AMDGPU::GK_NONE)
-    throw IsaError(name + ": LLVM does not know the AMDGPU processor '" + cpu + "'");
+namespace {
 
+// LLVM MC on the text (in the child): the relocatable object's bytes.
+std::vector<std::uint8_t> assemble_here(std::string_view text, const std::string& name, const std::string& cpu) {
   const llvm::Triple triple("amdgcn-amd-amdhsa");
   std::string err;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, err);
@@ -154,8 +198,9 @@ std::vector<std::uint8_t> assemble(std::string_view text, const std::string& nam
   std::unique_ptr<llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(triple, cpu, ""));
   if (!mri || !mai || !mii || !sti) throw IsaError("LLVM's AMDGPU assembler is not available");
 
-  llvm::SourceMgr sources;
-  Diagnostics diagnostics;
+  // No file system: whatever names a file, nothing is found.
+  llvm::SourceMgr sources(llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>());
+  Diagnostics diagnostics{name, {}, {}, false, {}};
   sources.setDiagHandler(&Diagnostics::handle, &diagnostics);
   sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), name),
                              llvm::SMLoc());
@@ -176,6 +221,8 @@ std::vector<std::uint8_t> assemble(std::string_view text, const std::string& nam
     std::unique_ptr<llvm::MCTargetAsmParser> target_parser(target->createMCAsmParser(*sti, *parser, *mii, options));
     if (!target_parser) throw IsaError("LLVM's AMDGPU assembly parser is not available");
     parser->setTargetParser(*target_parser);
+    FileDirectivesRefused refused;
+    refused.Initialize(*parser);
     const bool failed = parser->Run(/*NoInitialTextSection=*/false);
     if (failed || !diagnostics.first_error.empty())
       throw IsaError(diagnostics.first_error.empty() ? name + ": the assembler failed" : diagnostics.first_error);
@@ -183,8 +230,35 @@ std::vector<std::uint8_t> assemble(std::string_view text, const std::string& nam
   return std::vector<std::uint8_t>(object.begin(), object.end());
 }
 
-std::vector<std::uint8_t> assemble_code_object(std::string_view text, const std::string& name, const std::string& cpu) {
-  const std::vector<std::uint8_t> object = assemble(text, name, cpu);
+}  // namespace
+
+std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu_hint,
+                                   const AssemblyLimits& limits) {
+  init_once();  // before the child starts: it inherits the registered target
+  if (const std::optional<std::string> refused = assembly_policy_problem(text, name, limits)) throw IsaError(*refused);
+  const std::string named = assembly_target(text);
+  if (!named.empty() && !cpu_hint.empty() && named != cpu_hint)
+    throw IsaError(name + ": the text's .amdgcn_target is " + named + ", not " + cpu_hint);
+  const std::string cpu = !named.empty() ? named : cpu_hint;
+  if (cpu.empty()) throw IsaError(name + ": no .amdgcn_target directive names the processor, and none was given");
+  if (llvm::AMDGPU::parseArchAMDGCN(cpu) == llvm::AMDGPU::GK_NONE)
+    throw IsaError(name + ": LLVM does not know the AMDGPU processor '" + cpu + "'");
+
+  const ChildBudget budget{limits.cpu_seconds, limits.wall_seconds, limits.memory_bytes, limits.max_object_bytes};
+  const ChildOutcome got = run_bounded(
+      [&] {
+        llvm::install_fatal_error_handler(&fatal_error, const_cast<std::string*>(&name));
+        llvm::install_bad_alloc_error_handler(&bad_alloc, nullptr);
+        return assemble_here(text, name, cpu);
+      },
+      budget);
+  if (!got.ok) throw IsaError(got.from_work ? got.error : name + ": the assembler " + got.error);
+  return got.bytes;
+}
+
+std::vector<std::uint8_t> assemble_code_object(std::string_view text, const std::string& name, const std::string& cpu,
+                                               const AssemblyLimits& limits) {
+  const std::vector<std::uint8_t> object = assemble(text, name, cpu, limits);
   const ScratchDir dir;
   {
     std::ofstream o(dir / "input.o", std::ios::binary);

@@ -9,12 +9,18 @@
 // Guarantee: either the linked code object's bytes, or an IsaError whose one
 // line names the file, the line and column of the first error and LLVM's
 // message ("k.s:12:9: invalid operand for instruction"); nothing is run and
-// no file is left behind.
+// no file is left behind.  The text is data (sim/isa/assembly_policy): no
+// file but the text is read, `.include`/`.incbin` are refused, literal
+// counts and sizes are capped before LLVM sees them, and LLVM MC runs in a
+// child process under AssemblyLimits' budget, so no input ends or hangs the
+// caller (a child past its budget is an IsaError too).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sim/isa/assembly_policy.hpp"
 
 namespace tilelab::isa {
 
@@ -35,10 +41,11 @@ std::string assembly_target(std::string_view text);
 // `.amdgcn_target` processor when the text has one (then `cpu` must be empty
 // or the same), else `cpu` (IsaError when both are empty).  Returns the
 // relocatable ELF object.
-std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu = "");
+std::vector<std::uint8_t> assemble(std::string_view text, const std::string& name, const std::string& cpu = "",
+                                   const AssemblyLimits& limits = {});
 
 // assemble(), then link into a code object with ld.lld (-shared).
 std::vector<std::uint8_t> assemble_code_object(std::string_view text, const std::string& name,
-                                               const std::string& cpu = "");
+                                               const std::string& cpu = "", const AssemblyLimits& limits = {});
 
 }  // namespace tilelab::isa

@@ -167,6 +167,31 @@ Metadata read_metadata(llvm::StringRef blob, const std::string& path) {
   return md;
 }
 
+// The metadata's values within their legal sets and in agreement with the
+// kernel descriptor the hardware reads (a hand-written or hostile file can
+// say anything): one line naming the kernel and the value.
+void check_metadata(const Kernel& k, const std::string& path) {
+  const std::string who = "kernel " + k.name + ": ";
+  if (k.wavefront_size != 32 && k.wavefront_size != 64)
+    fail(path, who + "metadata .wavefront_size is " + std::to_string(k.wavefront_size) + " (a wave is 32 or 64 lanes)");
+  if ((k.wavefront_size == 32) != k.descriptor.wave32())
+    fail(path, who + "metadata .wavefront_size is " + std::to_string(k.wavefront_size) + " but the kernel descriptor " +
+                   (k.descriptor.wave32() ? "enables" : "does not enable") + " wave32");
+  if (k.group_segment_fixed_size != k.descriptor.group_segment_fixed_size)
+    fail(path, who + "metadata .group_segment_fixed_size is " + std::to_string(k.group_segment_fixed_size) +
+                   " bytes but the kernel descriptor says " + std::to_string(k.descriptor.group_segment_fixed_size));
+  if (k.kernarg_segment_size > kMaxKernargBytes)
+    fail(path, who + "metadata .kernarg_segment_size is " + std::to_string(k.kernarg_segment_size) +
+                   " bytes, over tilelab's cap of " + std::to_string(kMaxKernargBytes));
+  for (std::size_t i = 0; i < k.args.size(); ++i) {
+    const KernelArg& a = k.args[i];
+    if (std::uint64_t{a.offset} + a.size > k.kernarg_segment_size)
+      fail(path, who + "argument " + std::to_string(i) + (a.name.empty() ? "" : " (" + a.name + ")") + " at offset " +
+                     std::to_string(a.offset) + " of " + std::to_string(a.size) +
+                     " bytes runs past the kernarg segment of " + std::to_string(k.kernarg_segment_size) + " bytes");
+  }
+}
+
 // ---- the ELF ----
 
 struct Section {
@@ -444,6 +469,7 @@ CodeObject parse_code_object(std::vector<std::uint8_t> bytes, const std::string&
       k.agpr_count = k.vgpr_count - k.descriptor.accum_offset();
       k.vgpr_count = k.descriptor.accum_offset();
     }
+    check_metadata(k, path);
     co.kernels.push_back(std::move(k));
   }
   return co;

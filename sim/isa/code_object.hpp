@@ -60,6 +60,10 @@ struct KernelDescriptor {
   int float_denorm_mode_32() const;  // FLOAT_DENORM_MODE_32: 0 flush in+out .. 3 keep both
 };
 
+// The largest kernarg segment a code object may declare (tilelab's cap, far
+// above any compiler's: the segment is allocated for every launch).
+inline constexpr std::uint32_t kMaxKernargBytes = 1u << 20;
+
 struct Kernel {
   std::string name;
   std::uint64_t code_address = 0;   // virtual address of the first instruction

@@ -13,6 +13,7 @@
 #include "tools/cli/options.hpp"
 #include "tools/cli/command.hpp"
 #include "app/error_text.hpp"
+#include "traces/text_table.hpp"
 #include "traces/tuning_db.hpp"
 
 namespace tilelab::cli {
@@ -69,7 +70,7 @@ int run_tune(const std::vector<std::string>& args) {
     const auto answer = traces::lookup_tuning_db(*file, arch,
                                                  *family, app::parse_named_shape(*shape));
     if (!answer) {
-      std::cerr << "error: no entry for family '" << *family << "' on " << arch
+      std::cerr << "error: no entry for family '" << traces::printable(*family) << "' on " << arch
                 << " in " << *file << "\n";
       return kFailed;
     }
@@ -78,8 +79,13 @@ int run_tune(const std::vector<std::string>& args) {
       return kOk;
     }
     const traces::TuningEntry& w = answer->winner;
-    std::printf("%s at %s: %s %s, %.1f us predicted (%s)\n", w.family.c_str(), w.shape.c_str(), w.candidate.c_str(),
-                w.params.c_str(), w.predicted_us, answer->exact ? "this shape" : "the nearest shape stored");
+    std::printf("%s at %s: %s %s, %.1f us predicted (%s)\n", traces::printable(w.family).c_str(),
+                traces::printable(w.shape).c_str(), traces::printable(w.candidate).c_str(),
+                traces::printable(w.params).c_str(), w.predicted_us,
+                answer->exact ? "this shape" : "the nearest shape stored");
+    if (answer->skipped_rows)
+      std::printf("note: %d row(s) of the family skipped: a time that is not a time or a shape that is not a shape\n",
+                  answer->skipped_rows);
     return kOk;
   } catch (const std::invalid_argument& e) {
     return usage_error("tune", error_text(e));
