@@ -282,3 +282,47 @@ std::string sim_run_id(const std::string& like, std::string_view kind, const std
 std::string like_config_json(const std::string& run) { return nlohmann::json{{"like", run}}.dump(); }
 
 }  // namespace tilelab::app
+
+namespace tilelab::app {
+
+namespace {
+
+traces::RunView profiled_run(const std::string& store, const std::string& like) {
+  if (store.empty())
+    throw std::invalid_argument("like=" + like + " needs out=: the store that holds the profiled run, as sim --like needs --out");
+  try {
+    return traces::Reader(store).run(like);
+  } catch (const traces::StoreError& e) {
+    throw std::invalid_argument(std::string("like=") + like + ": " + e.what());
+  }
+}
+
+std::string dims_text(const std::vector<long long>& shape) {
+  std::string s;
+  for (long long d : shape) s += (s.empty() ? "" : ",") + std::to_string(d);
+  return s;
+}
+
+}  // namespace
+
+void check_like_suite(const std::string& store, const std::string& like, const kernels::KernelSpec& spec,
+                      const std::vector<long long>& shape) {
+  const LikeDispatch l = resolve_like(profiled_run(store, like), shape);
+  if (l.spec->name != spec.name)
+    throw std::invalid_argument("like=" + like + " is a dispatch of " + l.spec->name + ", not of " + spec.name);
+  if (l.shape != shape)
+    throw std::invalid_argument("like=" + like + " is " + l.spec->name + " at " + dims_text(l.shape) + ", not at " +
+                                dims_text(shape));
+}
+
+void check_like_launch(const std::string& store, const std::string& like, const isa::CodeObject& co,
+                       const std::string& launch_file, const kernels::LaunchFile& launch) {
+  const LikeLaunch l = resolve_like_launch(profiled_run(store, like), co, launch_file, launch.shape);
+  if (l.launch.grid != launch.grid)
+    throw std::invalid_argument("like=" + like + " dispatched a grid of " + std::to_string(l.launch.grid[0]) + "x" +
+                                std::to_string(l.launch.grid[1]) + "x" + std::to_string(l.launch.grid[2]) +
+                                " workgroups, this launch " + std::to_string(launch.grid[0]) + "x" +
+                                std::to_string(launch.grid[1]) + "x" + std::to_string(launch.grid[2]));
+}
+
+}  // namespace tilelab::app

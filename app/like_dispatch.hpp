@@ -64,6 +64,17 @@ struct LikeLaunch {
 LikeLaunch resolve_like_launch(const traces::RunView& run, const isa::CodeObject& co, const std::string& launch_file,
                                const std::map<std::string, std::int64_t>& given, std::uint64_t max_memory = 0);
 
+// The checks `sim --like RUN` makes, for a front end that is given the
+// kernel and the shape as well (Python's sim(kernel, like=RUN)): the store
+// is given and holds RUN, and RUN resolves (as above) to this suite kernel
+// at this shape, or to this launch file's kernel and grid.  Else
+// std::invalid_argument, one line, saying what differs: a run linked to a
+// profile it does not simulate would make compare() line up two kernels.
+void check_like_suite(const std::string& store, const std::string& like, const kernels::KernelSpec& spec,
+                      const std::vector<long long>& shape);
+void check_like_launch(const std::string& store, const std::string& like, const isa::CodeObject& co,
+                       const std::string& launch_file, const kernels::LaunchFile& launch);
+
 // How a run simulated --like RUN is stored, for every front end: run id
 // RUN-timing unless one is given, and {"like": RUN} merged into its config
 // (what lets traces::compare line the two up without --force).

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <span>
 #include <stdexcept>
 
 #include <toml++/toml.h>
@@ -21,6 +22,7 @@
 #include "kernels/launch_file.hpp"
 #include "sim/arch/toml_text.hpp"
 #include "sim/isa/code_object.hpp"
+#include "traces/text_table.hpp"
 #include "traces/tuning_db.hpp"
 
 namespace tilelab::app {
@@ -28,6 +30,19 @@ namespace tilelab::app {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::string name_problem(const std::string& name) {
+  if (name.size() > kMaxSweepNameBytes)
+    return "is " + std::to_string(name.size()) + " bytes, over the cap of " + std::to_string(kMaxSweepNameBytes);
+  if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return "'" + traces::printable(name, 40) + "' has a control character";
+  return "";
+}
+
+std::string points_over_cap(const SweepSpec& s) {
+  return std::to_string(s.problems.size()) + " problems x " + std::to_string(s.candidates.size()) +
+         " candidates is over the cap of " + std::to_string(kMaxSweepPoints) + " points a sweep may have";
+}
 
 [[noreturn]] void fail(const std::string& file, const toml::node* at, const std::string& what) {
   std::string where = file;
@@ -41,9 +56,26 @@ std::string text_of(const std::string& file, const toml::table& t, const char* k
   return **n->as_string();
 }
 
+// A sweep's or a candidate's name: it goes into run ids, tables and the
+// tuning database, so it is short and printable.
+std::string name_of(const std::string& file, const toml::table& t, const char* key) {
+  const std::string name = text_of(file, t, key);
+  if (const std::string why = name_problem(name); !why.empty()) fail(file, t.get(key), std::string(key) + " " + why);
+  return name;
+}
+
+// A shape's or a parameter's name: an identifier, as launch templates name them.
+bool identifier(std::string_view k) {
+  if (k.empty() || k.size() > kMaxSweepNameBytes || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
 ProblemShape shape_of(const std::string& file, const toml::table& t, const std::string& what) {
   ProblemShape s;
   for (const auto& [k, v] : t) {
+    if (!identifier(k.str()))
+      fail(file, &v, what + ": '" + traces::printable(k.str(), 40) + "' is not a name (letters, digits and _, at most " +
+                         std::to_string(kMaxSweepNameBytes) + " bytes)");
     if (!v.is_integer()) fail(file, &v, what + "." + std::string(k.str()) + " must be an integer");
     s[std::string(k.str())] = **v.as_integer();
   }
@@ -55,7 +87,7 @@ SweepCandidate candidate_of(const std::string& file, const toml::node& n) {
   if (!t) fail(file, &n, "[[candidate]] must be a table");
   const fs::path dir = fs::path(file).parent_path();
   SweepCandidate c;
-  c.name = text_of(file, *t, "name");
+  c.name = name_of(file, *t, "name");
   for (const auto& [k, v] : *t)
     if (k.str() != "name" && k.str() != "code_object" && k.str() != "launch" && k.str() != "shape" &&
         k.str() != "template" && k.str() != "params" && k.str() != "arch")
@@ -91,9 +123,29 @@ struct Loaded {
   std::optional<isa::CodeObject> co;
   std::optional<arch::Arch> arch;
   std::string error;
+  Json fingerprint;  // what the point's time depends on besides the problem (point_fingerprint)
 };
 
-Loaded load(const SweepCandidate& c) {
+std::string file_sha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return isa::sha256_hex(text);
+}
+
+// What a stored point must have been timed with to be returned as this
+// point's: the code object, launch template and arch file (SHA-256, "" when
+// they cannot be read: then the point is invalid with that reason), the
+// names the candidate fixes, the coverage asked for.
+Json point_fingerprint(const SweepCandidate& c, const Loaded& l, bool full) {
+  return {{"code_object_sha256", l.co ? isa::sha256_hex(std::span<const std::uint8_t>(l.co->bytes)) : ""},
+          {"launch_sha256", file_sha256(c.launch)},
+          {"arch_file_sha256", l.arch ? isa::sha256_hex(l.arch->text) : ""},
+          {"fixed", c.fixed()},
+          {"coverage", full ? "full" : "sampled"}};
+}
+
+Loaded load(const SweepCandidate& c, bool full) {
   Loaded l;
   try {
     const std::string path =
@@ -103,6 +155,7 @@ Loaded load(const SweepCandidate& c) {
   } catch (const std::exception& e) {
     l.error = error_text(e);
   }
+  l.fingerprint = point_fingerprint(c, l, full);
   return l;
 }
 
@@ -140,8 +193,10 @@ std::optional<Json> point_design(const SweepCandidate& c, const Loaded& loaded, 
 
 // What the store keeps of a point: the family, the point and the
 // candidate's parameters (what `tilelab tune export` reads back).
-Json point_config(const std::string& sweep, const SweepCandidate& c, const ProblemShape& problem) {
-  return {{"sweep", {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()}}}};
+Json point_config(const std::string& sweep, const SweepCandidate& c, const ProblemShape& problem, const Loaded& l) {
+  return {{"sweep",
+           {{"name", sweep}, {"candidate", c.name}, {"problem", traces::shape_key(problem)}, {"params", c.fixed()},
+            {"fingerprint", l.fingerprint}}}};
 }
 
 // An invalid point as a run with no timing: its config says why, so a
@@ -166,7 +221,7 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
                     const SweepOptions& options, const std::string& id) {
   ProblemShape shape = problem;
   for (const auto& [k, v] : c.fixed()) shape[k] = v;
-  Json config = point_config(sweep, c, problem);
+  Json config = point_config(sweep, c, problem, loaded);
   std::unique_ptr<LaunchFileRun> run;
   std::string why = loaded.error;
   if (why.empty()) try {
@@ -198,28 +253,65 @@ SweepPoint evaluate(const std::string& sweep, const SweepCandidate& c, const Loa
   return {run->model->result().seconds() * 1e9 / 1000, "", false};
 }
 
+// A point already stored: the point (marked resumed) and the fingerprint it
+// was timed with (null: its run could not be read, or an earlier tilelab
+// stored it without one).
+struct StoredPoint {
+  SweepPoint point;
+  Json fingerprint;
+  bool readable = true;
+};
+
 // Points already stored (a resumed sweep), in OUT and in any shard beside it
-// (a killed sweep's): run id -> the point (its predicted time in us, or why
-// it is invalid), marked resumed.
-std::map<std::string, SweepPoint> stored_points(const std::string& out) {
-  std::map<std::string, SweepPoint> stored;
+// (a killed sweep's): run id -> the point.  A run that cannot be read is a
+// point saying so; the others are read all the same.
+std::map<std::string, StoredPoint> stored_points(const std::string& out) {
+  std::map<std::string, StoredPoint> stored;
   if (out.empty()) return stored;
   std::vector<std::string> stores = shard_paths(out);
   if (fs::exists(out)) stores.insert(stores.begin(), out);
   for (const std::string& file : stores) {
     const traces::Reader r(file);
     for (const std::string& id : r.run_ids()) {
-      const traces::RunView v = r.run(id);
-      if (v.summary) {
-        stored.emplace(id, SweepPoint{v.summary->median_ns / 1000, "", true, false});
-      } else if (!v.info.config_json.empty()) {
-        const Json config = Json::parse(v.info.config_json, nullptr, false);
-        if (config.is_object() && config.contains("invalid") && config["invalid"].is_string())
-          stored.emplace(id, SweepPoint{std::nullopt, config["invalid"].get<std::string>(), true, false});
+      StoredPoint sp;
+      sp.point.resumed = true;
+      traces::RunView v;
+      try {
+        v = r.run(id);
+      } catch (const traces::StoreError& e) {
+        sp.point.why = std::string("its stored run cannot be read: ") + e.what();
+        sp.readable = false;
+        stored.emplace(id, std::move(sp));
+        continue;
       }
+      const Json config = Json::parse(v.info.config_json.empty() ? "{}" : v.info.config_json, nullptr, false);
+      if (config.is_object() && config.contains("sweep") && config["sweep"].is_object() &&
+          config["sweep"].contains("fingerprint"))
+        sp.fingerprint = config["sweep"]["fingerprint"];
+      if (v.summary) {
+        sp.point.us = v.summary->median_ns / 1000;
+      } else if (config.is_object() && config.contains("invalid") && config["invalid"].is_string()) {
+        sp.point.why = config["invalid"].get<std::string>();
+      } else {
+        continue;
+      }
+      stored.emplace(id, std::move(sp));
     }
   }
   return stored;
+}
+
+// The first part of two fingerprints that differs, as "the code object"; "" when equal.
+std::string what_changed(const Json& stored, const Json& now) {
+  if (!stored.is_object()) return "the configuration (it was stored without a fingerprint, by an earlier tilelab)";
+  static const std::pair<const char*, const char*> kParts[] = {{"code_object_sha256", "the code object"},
+                                                              {"launch_sha256", "the launch template"},
+                                                              {"arch_file_sha256", "the arch file"},
+                                                              {"fixed", "the candidate's params or shape"},
+                                                              {"coverage", "the coverage (sampled or --full)"}};
+  for (const auto& [key, what] : kParts)
+    if (!stored.contains(key) || stored[key] != now[key]) return what;
+  return "";
 }
 
 bool own_point(const SweepOptions& o, std::size_t problem, std::size_t candidate) {
@@ -243,7 +335,7 @@ SweepSpec read_sweep(const std::string& file) {
     if (k.str() != "name" && k.str() != "candidate" && k.str() != "problem")
       fail(file, &v, "unknown key '" + std::string(k.str()) + "' (name, candidate, problem)");
   SweepSpec s;
-  s.name = text_of(file, root, "name");
+  s.name = name_of(file, root, "name");
   const toml::array* cs = root.get("candidate") ? root.get("candidate")->as_array() : nullptr;
   if (!cs || cs->empty()) fail(file, nullptr, "no [[candidate]]");
   for (const toml::node& n : *cs) {
@@ -254,9 +346,17 @@ SweepSpec read_sweep(const std::string& file) {
   }
   const toml::array* ps = root.get("problem") ? root.get("problem")->as_array() : nullptr;
   if (!ps || ps->empty()) fail(file, nullptr, "no [[problem]]");
+  std::vector<const toml::node*> where;
   for (const toml::node& n : *ps) {
     if (!n.is_table()) fail(file, &n, "[[problem]] must be a table of NAME = integer");
-    s.problems.push_back(shape_of(file, *n.as_table(), "problem"));
+    ProblemShape p = shape_of(file, *n.as_table(), "problem");
+    for (std::size_t i = 0; i < s.problems.size(); ++i)
+      if (s.problems[i] == p)
+        fail(file, &n, "[[problem]] " + traces::shape_key(p) + " is given twice (also at line " +
+                           std::to_string(where[i]->source().begin.line) + ")");
+    s.problems.push_back(std::move(p));
+    where.push_back(&n);
+    if (s.problems.size() * s.candidates.size() > kMaxSweepPoints) fail(file, &n, points_over_cap(s));
   }
   return s;
 }
@@ -268,7 +368,14 @@ std::string problem_id(const ProblemShape& p) {
 }
 
 std::string sweep_run_id(const SweepSpec& s, const SweepCandidate& c, const ProblemShape& p) {
-  return "sweep-" + s.name + "-" + c.name + "-" + problem_id(p);
+  // Each part with its length, so no two (sweep, candidate, problem) give one text to hash.
+  const std::string key = std::to_string(s.name.size()) + ":" + s.name + std::to_string(c.name.size()) + ":" + c.name +
+                          traces::shape_key(p);
+  std::string readable = s.name + "-" + c.name + "-" + problem_id(p);
+  for (char& ch : readable)
+    if (ch == '/' || static_cast<unsigned char>(ch) < 0x20) ch = '_';
+  if (readable.size() > 160) readable.resize(160);
+  return "sweep-" + readable + "-" + isa::sha256_hex(key).substr(0, 12);
 }
 
 std::vector<std::size_t> SweepResult::ranking(std::size_t problem) const {
@@ -281,7 +388,32 @@ std::vector<std::size_t> SweepResult::ranking(std::size_t problem) const {
 }
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress) {
-  const std::map<std::string, SweepPoint> stored = stored_points(options.out);
+  if (spec.problems.size() * spec.candidates.size() > kMaxSweepPoints ||
+      (!spec.candidates.empty() && spec.problems.size() > kMaxSweepPoints / spec.candidates.size()))
+    throw std::invalid_argument("sweep " + spec.name + ": " + points_over_cap(spec));
+  for (const std::string& name : {spec.name})
+    if (const std::string why = name_problem(name); !why.empty()) throw std::invalid_argument("sweep name " + why);
+  for (const SweepCandidate& c : spec.candidates)
+    if (const std::string why = name_problem(c.name); !why.empty()) throw std::invalid_argument("candidate name " + why);
+  const std::map<std::string, StoredPoint> stored = stored_points(options.out);
+  std::vector<std::optional<Loaded>> loaded(spec.candidates.size());  // read on a candidate's first point
+  auto candidate = [&](std::size_t c) -> const Loaded& {
+    if (!loaded[c]) loaded[c] = load(spec.candidates[c], options.full);
+    return *loaded[c];
+  };
+  // Before any point runs: every id usable, every stored point current.
+  for (std::size_t p = 0; p < spec.problems.size(); ++p)
+    for (std::size_t c = 0; c < spec.candidates.size(); ++c) {
+      const std::string id = sweep_run_id(spec, spec.candidates[c], spec.problems[p]);
+      if (!options.out.empty()) traces::check_run_id(id);
+      const auto it = stored.find(id);
+      if (it == stored.end() || !it->second.readable) continue;
+      if (const std::string changed = what_changed(it->second.fingerprint, candidate(c).fingerprint); !changed.empty())
+        throw std::runtime_error(options.out + ": its point " + spec.candidates[c].name + " at " +
+                                 traces::shape_key(spec.problems[p]) + " (run " + id + ") was timed with another " +
+                                 changed.substr(4) + " than asked for now; give another --out, or remove the store, "
+                                 "to time it again");
+    }
   SweepResult r;
   r.spec = spec;
   r.full = options.full;
@@ -293,7 +425,6 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
     for (std::size_t c = 0; c < spec.candidates.size(); ++c)
       total += own_point(options, p, c);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::optional<Loaded>> loaded(spec.candidates.size());  // read on a candidate's first unstored point
   for (std::size_t p = 0; p < spec.problems.size(); ++p) {
     for (std::size_t c = 0; c < spec.candidates.size(); ++c) {
       const SweepCandidate& cand = spec.candidates[c];
@@ -301,12 +432,11 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
       SweepPoint& pt = r.points[p][c];
       const bool mine = own_point(options, p, c);
       if (const auto it = stored.find(id); it != stored.end()) {
-        pt = it->second;
+        pt = it->second.point;
       } else if (!mine) {
         pt.elsewhere = true;
       } else {
-        if (!loaded[c]) loaded[c] = load(cand);
-        pt = evaluate(spec.name, cand, *loaded[c], spec.problems[p], own, id);
+        pt = evaluate(spec.name, cand, candidate(c), spec.problems[p], own, id);
       }
       if (!mine) continue;
       ++done;

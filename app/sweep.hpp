@@ -47,9 +47,21 @@ struct SweepSpec {
 // is not one (unknown keys, missing names, a shape value not an integer).
 SweepSpec read_sweep(const std::string& file);
 
+// What a sweep may hold: names (the sweep's, a candidate's, a shape's or a
+// parameter's) of at most kMaxSweepNameBytes, printable, and at most
+// kMaxSweepPoints points (problems x candidates), refused before anything
+// is allocated for them; a problem given twice is refused too.
+inline constexpr std::size_t kMaxSweepNameBytes = 100;
+inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
+
 // "K8192_M128_N8192": a problem in a run id.
 std::string problem_id(const ProblemShape& p);
-// The run id of one point: sweep-<name>-<candidate>-<problem>.
+// The run id of one point: sweep-<name>-<candidate>-<problem>-<hash>.  The
+// readable part ('/' and control characters as '_', at most 160 bytes) is
+// for people; the hash (the first 12 hex digits of the SHA-256 of the three
+// parts, each with its length) tells points apart: sweep "x" with candidate
+// "y-z" and sweep "x-y" with candidate "z" read alike but hash apart
+// (docs/sweeps.md, "Run identity").
 std::string sweep_run_id(const SweepSpec& s, const SweepCandidate& c, const ProblemShape& p);
 
 struct SweepPoint {
@@ -86,9 +98,15 @@ using SweepProgress = std::function<void(const std::string&)>;
 
 // Runs (or resumes) the sweep: this rank's points that neither OUT nor any
 // shard beside it holds (a killed sweep's shards count as stored).  Throws
-// only for a store that cannot be read or written; a point that cannot run
-// is invalid with its reason, stored as a run without timing (config
-// "invalid") and read back as such on resume.
+// for a store that cannot be read or written, and before any point is run
+// for a spec over the caps, a run id the store cannot take, or a stored
+// point whose configuration (its fingerprint: code object, launch file and
+// arch file SHA-256, the candidate's parameters and shape, the coverage
+// asked for) is not the one asked for now: a stale point is never returned
+// as stored.  A point that cannot run is invalid with its reason, stored as
+// a run without timing (config "invalid") and read back as such on resume;
+// a stored run that cannot be read is an invalid point saying so (the
+// others resume).
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress = {});
 
 // The shard of `rank` beside `out`, and every shard there is (any rank count).

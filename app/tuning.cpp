@@ -1,14 +1,27 @@
 #include "app/tuning.hpp"
 
+#include <cmath>
+#include <map>
+#include <tuple>
+
 #include "traces/store.hpp"
+#include "traces/text_table.hpp"
 
 namespace tilelab::app {
 
-std::vector<traces::TuningEntry> sweep_points(const std::string& store) {
+SweepPoints sweep_points(const std::string& store) {
   const traces::Reader r(store);
-  std::vector<traces::TuningEntry> out;
+  SweepPoints got;
+  std::vector<traces::TuningEntry>& out = got.entries;
+  std::map<std::tuple<std::string, int, std::string, std::string, std::string>, std::size_t> where;
   for (const std::string& id : r.run_ids()) {
-    const traces::RunView v = r.run(id);
+    traces::RunView v;
+    try {
+      v = r.run(id);
+    } catch (const traces::StoreError& e) {
+      got.skipped.push_back(traces::printable(id, 120) + ": " + e.what());
+      continue;
+    }
     if (!v.summary || v.info.config_json.empty()) continue;
     const Json config = Json::parse(v.info.config_json, nullptr, false);
     if (config.is_discarded() || !config.contains("sweep")) continue;
@@ -25,9 +38,19 @@ std::vector<traces::TuningEntry> sweep_points(const std::string& store) {
     e.arch_file_sha256 = v.info.arch_file_sha256;
     e.tilelab_revision = v.info.git_revision;
     e.run_id = id;
+    if (!std::isfinite(e.predicted_us) || e.predicted_us < 0) {
+      got.skipped.push_back(traces::printable(id, 120) + ": its predicted time is not a time");
+      continue;
+    }
+    const auto key = std::make_tuple(e.arch, e.cus, e.family, e.shape, e.candidate);
+    if (const auto it = where.find(key); it != where.end()) {
+      out[it->second] = e;
+      continue;
+    }
+    where.emplace(key, out.size());
     out.push_back(e);
   }
-  return out;
+  return got;
 }
 
 Json tuning_answer_json(const traces::TuningAnswer& a) {

@@ -54,6 +54,18 @@ double run_clock_mhz(const Reader& r, const std::string& run) {
 // XCD a process "XCD n" with two counter tracks, the L2 hit rate (%) and the
 // bytes moved to and from HBM per clock, one sample per window and a last
 // one of 0 where the run's windows end.
+// The times a trace can show: a stored run is input, and an event time near
+// the int64 limits would wrap in the differences taken below (and in the
+// clock's ns), writing timestamps that are not the run's.
+constexpr std::int64_t kMaxEventTime = std::int64_t{1} << 52;  // 52 bits: exact as a double, ns or cycles
+void check_event_time(const std::string& run, std::uint32_t wave, const EventRecord& e) {
+  const bool ok = e.issue >= 0 && e.issue <= kMaxEventTime && e.complete >= 0 && e.complete <= kMaxEventTime;
+  if (!ok)
+    throw StoreError("run '" + run + "': wave " + std::to_string(wave) + " has an event at " + std::to_string(e.issue) +
+                     " to " + std::to_string(e.complete) + " (stall " + std::to_string(e.stall) +
+                     "), outside the times a trace can show (0 to 2^52)");
+}
+
 void walk_xcd_counters(const Reader& r, const std::string& run, std::uint64_t pid_base, const std::string& label,
                        TimelineWriter& w, PerfettoStats& st) {
   const std::vector<XcdCounterRecord> rows = r.xcd_counters(run);
@@ -63,6 +75,10 @@ void walk_xcd_counters(const Reader& r, const std::string& run, std::uint64_t pi
     ++st.counter_samples;
   };
   for (const XcdCounterRecord& x : rows) {
+    if (x.start < 0 || x.start > kMaxEventTime || x.cycles < 0 || x.cycles > kMaxEventTime)
+      throw StoreError("run '" + run + "': XCD " + std::to_string(x.xcd) + " has a counter window at " +
+                       std::to_string(x.start) + " of " + std::to_string(x.cycles) +
+                       " cycles, outside the times a trace can show (0 to 2^52)");
     const std::uint64_t pid = pid_base + kXcdPidOffset + x.xcd;
     if (!end.count(x.xcd)) w.process(pid, label + "XCD " + std::to_string(x.xcd));
     sample(pid, x.start, "L2 hit %", x.l2_requests ? 100.0 * static_cast<double>(x.l2_hits) / static_cast<double>(x.l2_requests) : 0);
@@ -95,6 +111,7 @@ void walk_run(const Reader& r, const std::string& run, std::uint64_t group, std:
   // completion, on tracks of its own.
   r.for_each_wave_events(run, [&](const WaveRecord& w, const std::vector<EventRecord>& ev) {
     const std::uint64_t pid = pid_base + w.cu;
+    for (const EventRecord& e : ev) check_event_time(run, w.wave, e);
     for (std::size_t i = 0; i < ev.size(); i += group) {
       const std::size_t end = std::min(ev.size(), i + group);
       const std::int64_t begin = ev[i].issue;

@@ -23,6 +23,7 @@
 #include <filesystem>
 
 #include "traces/hdf5.hpp"
+#include "traces/text_table.hpp"
 
 namespace tilelab::traces {
 
@@ -160,12 +161,16 @@ void fsync_path(const std::string& path) {
   }
 }
 
-void check_id(const std::string& id) {
-  if (id.empty() || id.size() > 200 || id.find('/') != std::string::npos || id[0] == '.')
-    throw StoreError("run id '" + id + "' is not usable (non-empty, no '/', not starting with '.')");
-}
+void check_id(const std::string& id) { check_run_id(id); }
 
 }  // namespace
+
+void check_run_id(const std::string& id) {
+  const bool control = std::any_of(id.begin(), id.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (id.empty() || id.size() > kMaxRunIdBytes || id.find('/') != std::string::npos || id[0] == '.' || control)
+    throw StoreError("run id '" + printable(id, 80) + "' is not usable (1 to " + std::to_string(kMaxRunIdBytes) +
+                     " bytes, no '/' or control characters, not starting with '.')");
+}
 
 // ============================================================================
 // Writing

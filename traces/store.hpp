@@ -152,6 +152,11 @@ struct WriterOptions {
   std::function<void(const std::string&)> on_wait;
 };
 
+// The rule for a run id: 1 to kMaxRunIdBytes bytes, no '/' or control
+// character, not starting with '.' (it names a file).  StoreError otherwise.
+inline constexpr std::size_t kMaxRunIdBytes = 200;
+void check_run_id(const std::string& id);
+
 // Throws StoreError when FILE exists and is not a tilelab store of this
 // schema version, or already has a run `id`: lets a command refuse a
 // duplicate id before it does the work.

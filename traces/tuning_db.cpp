@@ -168,6 +168,8 @@ void write_tuning_db(const std::string& path, const std::vector<TuningEntry>& en
 
 std::optional<TuningAnswer> lookup_tuning_db(const std::string& path, const std::string& arch, const std::string& family,
                                              const std::map<std::string, std::int64_t>& shape) {
+  for (const auto& [name, v] : shape)
+    if (v < 0) throw std::invalid_argument("shape: " + name + " is " + std::to_string(v) + " (a size or a flag: 0 or more)");
   Db d;
   d.path = path;
   if (!std::filesystem::is_regular_file(path)) d.fail("not a regular file (a tuning database is one SQLite file)");

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "traces/output_file.hpp"
 #include "layouts/expr.hpp"
 #include "layouts/render.hpp"
 #include "app/json.hpp"
@@ -122,21 +123,14 @@ int run_eval(const std::vector<std::string>& exprs, const std::string& file, boo
   return ok ? kOk : kFailed;
 }
 
-// Write atomically: a temporary beside the target, renamed into place.
+// Write whole or not at all, and only over a regular file (traces/output_file).
 bool write_file(const std::string& path, const std::string& content) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f || !(f << content) || !f.flush()) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
+  try {
+    traces::write_output_file(path, content);
+    return true;
+  } catch (const std::exception&) {
     return false;
   }
-  return true;
 }
 
 int run_show(const std::vector<std::string>& exprs, bool tv, const std::string& svg_path) {

@@ -1,4 +1,5 @@
 #include "tools/cli/roofline_plot.hpp"
+#include "traces/output_file.hpp"
 
 #include "layouts/render.hpp"
 
@@ -108,17 +109,10 @@ std::string write_roofline(const std::string& path, const timing::TimingResult& 
   } catch (const std::invalid_argument& e) {
     return "--plot " + path + ": " + e.what();
   }
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f || !(f << svg) || !f.flush()) {
-      std::remove(tmp.c_str());
-      return "--plot " + path + ": cannot write it";
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return "--plot " + path + ": cannot write it";
+  try {
+    traces::write_output_file(path, svg);
+  } catch (const traces::OutputError& e) {
+    return "--plot " + std::string(e.what());
   }
   return "";
 }

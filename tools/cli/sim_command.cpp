@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "traces/output_file.hpp"
 #include "kernels/code_object_dir.hpp"
 #include "app/functional_run.hpp"
 #include "app/provenance.hpp"
@@ -268,9 +269,8 @@ int run_launch(const SimOptions& o, const isa::CodeObject& co, const kernels::La
   for (const auto& b : run->saved) {
     if (!o.save) break;
     const std::string out = (fs::path(*o.save) / (b.name + ".bin")).string();
-    std::ofstream f(out, std::ios::binary);
-    if (!f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
-      throw std::runtime_error("cannot write '" + out + "'");
+    traces::write_output_file(
+        out, std::string_view(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
   }
   if (!o.save && !run->saved.empty())
     std::fprintf(stderr, "note: %zu buffer(s) marked save = true; --save DIR writes them\n", run->saved.size());

@@ -57,7 +57,9 @@ int run_tune(const std::vector<std::string>& args) {
   try {
     if (action == "export") {
       if (!out) return usage_error("tune", "export needs --out tuning.db");
-      const std::vector<traces::TuningEntry> points = app::sweep_points(*file);
+      const app::SweepPoints got = app::sweep_points(*file);
+      for (const std::string& s : got.skipped) std::cerr << "note: skipped run " << s << "\n";
+      const std::vector<traces::TuningEntry>& points = got.entries;
       if (points.empty()) {
         std::cerr << "error: " << *file << " holds no sweep points (tilelab sweep --out)\n";
         return kFailed;

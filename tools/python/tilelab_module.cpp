@@ -308,11 +308,45 @@ py::dict timing_dict(app::TimedRun& t, const py::object& like) {
 }
 
 // A launch template's shape= (None or a dict of its names), as --shape NAME=V,...
+// One integer argument: a Python int (not a bool) that fits 64 bits;
+// TypeError / ValueError naming `what`, never pybind11's cast error.
+long long integer_of(const py::handle& v, const std::string& what) {
+  if (!PyLong_Check(v.ptr()) || PyBool_Check(v.ptr()))
+    throw py::type_error(what + " must be an integer, not " + std::string(py::str(py::type::of(v).attr("__name__"))));
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw py::value_error(what + " is out of range (" + std::string(py::str(v)) + ")");
+  return x;
+}
+
+// A suite kernel's shape= as the CLI's --shape takes it: "512,512,512", or a
+// list or tuple of integers.
+std::vector<long long> suite_shape(const py::object& shape) {
+  if (py::isinstance<py::str>(shape)) return app::parse_shape(shape.cast<std::string>());
+  if (!py::isinstance<py::list>(shape) && !py::isinstance<py::tuple>(shape))
+    throw py::type_error("shape= is a list of the kernel's dimensions, [512, 512, 512], or the CLI's \"512,512,512\"");
+  std::vector<long long> dims;
+  for (const py::handle& v : shape) dims.push_back(integer_of(v, "a dimension of shape="));
+  return dims;
+}
+
+// A launch template's (or a lookup's) shape=: {'M': 4096, ...}, or the CLI's "M=4096,N=4096".
+std::map<std::string, std::int64_t> named_shape(const py::object& shape) {
+  if (py::isinstance<py::str>(shape)) return app::parse_named_shape(shape.cast<std::string>());
+  if (!py::isinstance<py::dict>(shape))
+    throw py::type_error("shape= for a launch template is a dict of its names, {'M': 4096, ...}, or \"M=4096,N=4096\"");
+  std::map<std::string, std::int64_t> named;
+  for (const auto& [k, v] : shape.cast<py::dict>()) {
+    if (!py::isinstance<py::str>(k)) throw py::type_error("shape= names are strings");
+    const std::string name = k.cast<std::string>();
+    named[name] = integer_of(v, "shape['" + name + "']");
+  }
+  return named;
+}
+
 std::map<std::string, std::int64_t> template_shape(const py::object& shape) {
   if (shape.is_none()) return {};
-  if (!py::isinstance<py::dict>(shape))
-    throw std::invalid_argument("shape= for a launch template is a dict of its names, {'M': 4096, ...}");
-  return shape.cast<std::map<std::string, std::int64_t>>();
+  return named_shape(shape);
 }
 
 // like= as sim_run_id takes it ("" for None).
@@ -330,6 +364,8 @@ py::dict sim_launch_file(const std::string& code_object, const std::string& laun
   const arch::Arch a = arch::load_arch(arch_name);
   const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
                                            : app::sim_run_id(like_id(like), timed ? "timing" : "sim", l.kernel, a.name);
+  if (!like.is_none())  // sim --like's checks: the run is there and is this launch's dispatch
+    app::check_like_launch(out.is_none() ? "" : py::str(out).cast<std::string>(), like_id(like), co, launch, l);
   if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);
   std::unique_ptr<app::LaunchFileRun> run;
   {
@@ -386,6 +422,10 @@ PYBIND11_MODULE(_tilelab, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const traces::rocprof::FormatError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const py::cast_error& e) {  // an argument of another type: what Python calls a TypeError
+      PyErr_SetString(PyExc_TypeError, (std::string("an argument is not of the type it takes: ") + e.what()).c_str());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError, "out of memory: an input asks for more than this machine can hold");
     } catch (const hw::NoDevice& e) {  // no runtime, no GPU: the notebook can catch it and fall back
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const hw::DeviceError& e) {
@@ -641,7 +681,10 @@ PYBIND11_MODULE(_tilelab, m) {
      "killed MPI sweep's shard, merged then) read back. "
      "Returns the CLI's JSON dict: per problem the points (us, or the reason it is invalid) and the winner; wins.");
   m.def("tune_export", [](const std::string& store, const std::string& out) {
-    const std::vector<traces::TuningEntry> points = app::sweep_points(store);
+    const app::SweepPoints got = app::sweep_points(store);
+    for (const std::string& s : got.skipped)
+      if (PyErr_WarnEx(PyExc_RuntimeWarning, ("skipped run " + s).c_str(), 1) < 0) throw py::error_already_set();
+    const std::vector<traces::TuningEntry>& points = got.entries;
     if (points.empty()) throw std::invalid_argument(store + " holds no sweep points (tilelab sweep --out)");
     traces::write_tuning_db(out, points);
     return points.size();
@@ -652,7 +695,7 @@ PYBIND11_MODULE(_tilelab, m) {
                           const std::string& arch_name) {
     std::map<std::string, std::int64_t> sh;
     if (py::isinstance<py::str>(shape)) sh = app::parse_named_shape(shape.cast<std::string>());
-    else sh = shape.cast<std::map<std::string, std::int64_t>>();
+    else sh = named_shape(shape);
     const auto answer = traces::lookup_tuning_db(db, arch_name, family, sh);
     if (!answer) throw std::invalid_argument("no entry for family '" + family + "' on " + arch_name + " in " + db);
     return from_json(app::tuning_answer_json(*answer));
@@ -709,7 +752,7 @@ PYBIND11_MODULE(_tilelab, m) {
     const auto compiled =
         app::compiled_facts(spec, a.name, "", code_object.is_none() ? "" : code_object.cast<std::string>(), read);
     std::optional<std::vector<long long>> sh;
-    if (!shape.is_none()) sh = shape.cast<std::vector<long long>>();
+    if (!shape.is_none()) sh = suite_shape(shape);
     return from_json(app::design_json(spec, kernels::design_check(spec, a, compiled, sh)));
   }, py::arg("kernel"), py::arg("arch") = "gfx950", py::arg("shape") = py::none(), py::arg("code_object") = py::none(),
      "The design check of a kernel spec: `tilelab check --json`'s dict (the same keys and values).  The registers "
@@ -794,7 +837,7 @@ PYBIND11_MODULE(_tilelab, m) {
                   const std::string& code_objects, const py::object& out, const py::object& run_id, double wait) {
     const kernels::KernelSpec& spec = kernels::find_spec(kernel);
     const std::vector<long long> sh =
-        shape.is_none() ? spec.example_shapes.front() : shape.cast<std::vector<long long>>();  // as `tilelab run`
+        shape.is_none() ? spec.example_shapes.front() : suite_shape(shape);  // as `tilelab run`
     if (reps < 0 || reps > 100000 || warmup < 0 || warmup > 100000)
       throw std::invalid_argument("reps and warmup take 0 to 100000");
     const std::unique_ptr<hw::Device> d = app::open_device(device, 0, arch_name);
@@ -857,10 +900,13 @@ PYBIND11_MODULE(_tilelab, m) {
                              store, like);
     const app::SuiteTarget target = app::resolve_suite(
         kernel, arch::load_arch(arch_name),
-        shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()), code_objects);
+        shape.is_none() ? std::nullopt : std::optional(suite_shape(shape)), code_objects);
     const std::string id = !run_id.is_none() ? run_id.cast<std::string>()
                                              : app::sim_run_id(like_id(like), timed ? "timing" : "sim",
                                                                target.spec->name, target.arch.name);
+    if (!like.is_none())  // sim --like's checks: the run is there and is this kernel's dispatch at this shape
+      app::check_like_suite(out.is_none() ? "" : py::str(out).cast<std::string>(), like_id(like), *target.spec,
+                            target.shape);
     if (!out.is_none()) traces::check_new_run(py::str(out).cast<std::string>(), id);  // before the work, as the CLI
     std::optional<kernels::DesignReport> design;
     if (target.spec->work) design = kernels::design_check(*target.spec, target.arch, std::nullopt, target.shape);
@@ -951,7 +997,7 @@ PYBIND11_MODULE(_tilelab, m) {
     }
     const app::LikeDispatch l = app::resolve_like(
         traces::Reader(store).run(run),
-        shape.is_none() ? std::nullopt : std::optional(shape.cast<std::vector<long long>>()));
+        shape.is_none() ? std::nullopt : std::optional(suite_shape(shape)));
     py::dict d;
     d["kernel"] = l.spec->name;
     d["shape"] = l.shape;

@@ -1,4 +1,5 @@
 #include "traces/rocprof/profile.hpp"
+#include "traces/output_file.hpp"
 
 #include <sqlite3.h>
 
@@ -230,14 +231,26 @@ void check_times(const Dispatch& d, const CsvTable& t, std::size_t row) {
 }
 
 FileKind file_kind(const std::string& path) {
+  // The header line whole, however long (rocprof-compute's pmc_perf.csv
+  // names hundreds of counters: the repository's fixture's is 50 KB), up to
+  // kMaxHeaderBytes; a file without a line end by then is no table.
+  constexpr std::size_t kMaxHeaderBytes = 16u << 20;
   std::ifstream in(path, std::ios::binary);
-  std::string head(64 * 1024, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  if (head.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) return FileKind::rocpd;
-  if (head.compare(0, 3, "\xEF\xBB\xBF") == 0) head.erase(0, 3);  // a UTF-8 byte-order mark
-  const std::size_t end = head.find_first_of("\r\n");
-  if (end == std::string::npos && head.size() == 64 * 1024) return FileKind::other;  // no header line
+  std::string head;
+  std::size_t end = std::string::npos;
+  while (in && head.size() < kMaxHeaderBytes && end == std::string::npos) {
+    const std::size_t at = head.size();
+    head.resize(at + 64 * 1024);
+    in.read(head.data() + at, 64 * 1024);
+    head.resize(at + static_cast<std::size_t>(in.gcount()));
+    if (at == 0 && head.compare(0, 16, std::string("SQLite format 3\0", 16)) == 0) return FileKind::rocpd;
+    end = head.find_first_of("\r\n", at);
+  }
+  if (head.compare(0, 3, "\xEF\xBB\xBF") == 0) {  // a UTF-8 byte-order mark
+    head.erase(0, 3);
+    if (end != std::string::npos) end -= 3;
+  }
+  if (end == std::string::npos && head.size() >= kMaxHeaderBytes) return FileKind::other;  // no header line
   std::set<std::string> columns;
   std::string field;
   for (char c : head.substr(0, end)) {  // the header's names: rocprofv3 quotes them, never with commas inside
@@ -691,8 +704,11 @@ std::vector<std::string> export_runs(const Reader& r, const std::vector<std::str
   for (const Row& row : rows) by_process[row.cfg.value("process", std::string())].push_back(&row);
   std::vector<std::string> written;
   auto write = [&](const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!(f << text) || !f.flush()) throw FormatError(path + ": cannot write");
+    try {
+      write_output_file(path, text);
+    } catch (const OutputError& e) {
+      throw FormatError(e.what());
+    }
     written.push_back(path);
   };
   for (const auto& [process, members] : by_process) {
