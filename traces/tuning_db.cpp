@@ -194,7 +194,9 @@ std::optional<TuningAnswer> lookup_tuning_db(const std::string& path, const std:
     e.params = st.column(5);
     e.predicted_us = sqlite3_column_double(st.s, 6);
     const std::map<std::string, std::int64_t> stored = parse_shape_key(e.shape);
-    if (!std::isfinite(e.predicted_us) || e.predicted_us < 0 || stored.empty()) {
+    const int type = sqlite3_column_type(st.s, 6);  // NULL (how SQLite keeps a NaN) or text is no time
+    if ((type != SQLITE_FLOAT && type != SQLITE_INTEGER) || !std::isfinite(e.predicted_us) || e.predicted_us < 0 ||
+        stored.empty()) {
       ++skipped;  // not a time, or not a shape: never an answer
       continue;
     }

@@ -574,7 +574,7 @@ def test_sweep_and_tune_are_the_clis(tmp_path):
     assert [p["problem"] for p in r["problems"]] == ["n=1000", "n=64", "n=0"]
     assert [p["winner"] for p in r["problems"]] == ["co", "co", None]  # a tie keeps the file's first
     n1000 = r["problems"][0]["points"]
-    assert n1000[0]["us"] == n1000[1]["us"] > 0 and n1000[0]["run_id"] == "sweep-rows-co-n1000"
+    assert n1000[0]["us"] == n1000[1]["us"] > 0 and n1000[0]["run_id"] == "sweep-rows-co-n1000-3abd86073e00"
     refused = r["problems"][2]["points"][0]
     assert refused["us"] is None and "grid values must be integers from 1 to 2^31-1 (this one is 0)" in refused["invalid"]
     assert r["wins"] == {"co": 2, "asm": 0}

@@ -528,3 +528,113 @@ TEST(CodeObject, KernelSymbolsDemangled) {
   EXPECT_EQ(demangled("gemm_bf16"), "gemm_bf16");
   EXPECT_EQ(demangled("_Zbroken"), "_Zbroken");
 }
+
+// ---- Assembly input as data (sim/isa/assembly_policy, bounded_child) ----
+
+namespace {
+const std::string kTarget = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"\n";
+}  // namespace
+
+// The directives that read files are refused at their line, whatever their
+// case, behind a label, in a macro body; nothing of the file is read.
+TEST(AssemblyPolicy, RefusesTheDirectivesThatReadFiles) {
+  EXPECT_EQ(*assembly_policy_problem("s_nop 0\n.include \"/etc/passwd\"\n", "k.s"),
+            "k.s:2: .include is refused: assembly input may not read files (it is assembled as data, alone)");
+  EXPECT_EQ(*assembly_policy_problem("x: .INCBIN \"secret\"\n", "k.s"),
+            "k.s:1: .incbin is refused: assembly input may not read files (it is assembled as data, alone)");
+  EXPECT_TRUE(assembly_policy_problem(".macro m\n  .Include \"f\"\n.endm\n", "k.s").has_value());
+  // Not directives: a comment, a string, a longer name.
+  EXPECT_FALSE(assembly_policy_problem("; .include \"f\"\ns_nop 0 // .incbin \"f\"\n", "k.s"));
+  EXPECT_FALSE(assembly_policy_problem("/* .include \"f\"\n .incbin */ .ascii \".include x\"\n", "k.s"));
+  EXPECT_FALSE(assembly_policy_problem(".includes 3\n", "k.s"));
+}
+
+// Literal counts and sizes against their caps (fill: repeat x size).
+TEST(AssemblyPolicy, CapsLiteralCountsAndSizes) {
+  AssemblyLimits l;
+  l.max_repeat = 100, l.max_fill_bytes = 4096;
+  EXPECT_FALSE(assembly_policy_problem(".rept 100\n.skip 4096\n.fill 1024, 4, 0\n.p2align 12\n", "k.s", l));
+  EXPECT_EQ(*assembly_policy_problem(".rept 101\n", "k.s", l), "k.s:1: .rept count 101 is over the cap of 100");
+  EXPECT_EQ(*assembly_policy_problem("\n.space 0x1001\n", "k.s", l), "k.s:2: .space of 4097 bytes is over the cap of 4096 bytes");
+  EXPECT_EQ(*assembly_policy_problem(".fill 1025, 4, 0\n", "k.s", l), "k.s:1: .fill of 1025 x 4 bytes is over the cap of 4096 bytes");
+  EXPECT_EQ(*assembly_policy_problem(".p2align 13\n", "k.s", l), "k.s:1: .p2align 13 aligns to more than the cap of 4096 bytes");
+  EXPECT_EQ(*assembly_policy_problem(".skip 99999999999999999999999\n", "k.s", l),
+            "k.s:1: .skip of 18446744073709551615 bytes is over the cap of 4096 bytes");
+  // A count that is not a literal is left to the child's budget.
+  EXPECT_FALSE(assembly_policy_problem(".set n, 1000000\n.rept n\n.endr\n.skip 1<<40\n", "k.s", l));
+  l.max_input_bytes = 10;
+  EXPECT_EQ(*assembly_policy_problem("s_nop 0\ns_nop 0\n", "k.s", l), "k.s: 16 bytes of assembly is over the cap of 10");
+}
+
+// Over generated statements (fixed seed): a statement is refused exactly
+// when its directive's literal count is over its cap, whatever the case of
+// the directive, labels before it, blanks and a trailing comment.
+TEST(AssemblyPolicy, RefusesExactlyTheLiteralsOverTheCap) {
+  std::mt19937 rng(47);
+  AssemblyLimits l;
+  l.max_repeat = 1000, l.max_fill_bytes = 1 << 20;
+  const std::array<std::pair<const char*, std::uint64_t>, 5> directives{
+      {{".rept", 1000}, {".skip", 1 << 20}, {".space", 1 << 20}, {".zero", 1 << 20}, {".balign", 1 << 20}}};
+  int refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const auto& [name, cap] = directives[rng() % directives.size()];
+    std::string d = name;
+    for (char& c : d)
+      if (rng() % 2) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::uint64_t n = rng() % 2 ? rng() % (2 * cap) : cap + (rng() % 3) - 1;
+    std::string line = (rng() % 2 ? "lbl" + std::to_string(i) + ": " : std::string()) + std::string(rng() % 3, ' ') + d +
+                       " " + (rng() % 2 ? std::to_string(n) : "0x" + [&] { std::ostringstream o; o << std::hex << n; return o.str(); }()) +
+                       (rng() % 2 ? " ; .rept 99999999" : "");
+    const bool over = n > cap;
+    const auto p = assembly_policy_problem(line + "\n", "g.s", l);
+    ASSERT_EQ(p.has_value(), over) << line;
+    refused += over;
+  }
+  EXPECT_GT(refused, 1000);
+  EXPECT_LT(refused, 3000);
+}
+
+// What no literal check sees is bounded by the child's budget: the caller
+// gets one line and goes on.  A macro that builds ".InClUdE" past the text
+// check finds no file: LLVM's source manager has an empty file system.
+TEST(Assembler, BoundedByItsBudgetAndReadsNoFile) {
+  AssemblyLimits tight;
+  tight.cpu_seconds = 2, tight.memory_bytes = 256ull << 20;
+  const std::string grows = kTarget + ".set n, 100000000\n.rept n\ns_nop 0\n.endr\n";
+  const std::string m = message_of([&] { assemble(grows, "g.s", "", tight); });
+  EXPECT_TRUE(m == "g.s: the assembler needed more than its 256 MiB memory budget" ||
+              m == "g.s: the assembler ran past its 2-second CPU-time budget") << m;
+  tight.max_object_bytes = 1 << 20;
+  EXPECT_EQ(message_of([&] { assemble(kTarget + ".skip 1<<21\n", "g.s", "", tight); }),
+            "g.s: the assembler gave 2097520 bytes, over the cap of 1048576");
+  const std::string source = std::string(TILELAB_SOURCE_DIR) + "/tests/data/handwritten/scale_rows.s";
+  const std::string built = kTarget + ".macro m a\n.InC\\a \"" + source + "\"\n.endm\nm LuDe\n";
+  // The mixed case passes the directive handlers (LLVM matches extension
+  // directives as spelled) and meets the empty file system; nothing of the
+  // file is read, only its name (the text's own) is said.
+  EXPECT_EQ(message_of([&] { assemble(built, "m.s"); }),
+            "m.s:5:1: Could not find include file '" + source + "' (in what this line expands to)");
+  // The caller is intact: the same process assembles a good file next.
+  EXPECT_FALSE(assemble(file_text(source), source).empty());
+}
+
+// The metadata's values in their legal sets and agreeing with the descriptor.
+TEST(CodeObject, MetadataInItsLegalSets) {
+  const std::string source = std::string(TILELAB_SOURCE_DIR) + "/tests/data/handwritten/scale_rows.s";
+  const std::string good = file_text(source);
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const std::size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return t.replace(at, from.size(), to);
+  };
+  auto refusal = [&](const std::string& text) {
+    return message_of([&] { parse_code_object(assemble_code_object(text, "k.s"), "k.s"); });
+  };
+  EXPECT_EQ(refusal(with(".wavefront_size: 64", ".wavefront_size: 7")),
+            "k.s: kernel scale_rows: metadata .wavefront_size is 7 (a wave is 32 or 64 lanes)");
+  EXPECT_EQ(refusal(with(".group_segment_fixed_size: 0", ".group_segment_fixed_size: 512")),
+            "k.s: kernel scale_rows: metadata .group_segment_fixed_size is 512 bytes but the kernel descriptor says 0");
+  EXPECT_EQ(refusal(with(".offset: 32,", ".offset: 48,")),
+            "k.s: kernel scale_rows: argument 4 (n) at offset 48 of 4 bytes runs past the kernarg segment of 48 bytes");
+}

@@ -125,12 +125,12 @@ check "attention template sweep exit" 0 "$rc"
 contains "attention template sweep header" "sweep attention_template: 4 candidates x 1 problems" "$out"
 contains "attention template sweep: a variant that spills is no candidate" "invalid: q256_w16 at BH=2,CAUSAL=0,S=512: it spills: " "$out"
 sweep_out=$out
-run runs show "$tmp/sweep.h5" sweep-attention_template-q128_kv64-BH2_CAUSAL0_S512 --json
+run runs show "$tmp/sweep.h5" sweep-attention_template-q128_kv64-BH2_CAUSAL0_S512-cd928994e34a --json
 contains "attention template sweep: each point keeps its design check" '"design": {
       "clean": true,
       "lds_bytes": 65536,
       "conflict_cycles": 0,' "$out"
-run runs show "$tmp/sweep.h5" sweep-attention_template-q256_w16-BH2_CAUSAL0_S512 --json
+run runs show "$tmp/sweep.h5" sweep-attention_template-q256_w16-BH2_CAUSAL0_S512-3ebaac73dab1 --json
 contains "attention template sweep: an invalid point is a run with its reason" '"invalid": "it spills: ' "$out"
 run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
 check "attention template sweep resumed: every point read back, the same summary" "$sweep_out" "$out"

@@ -283,7 +283,7 @@ contains "sweep invalid reason" "invalid: co at n=0: $tmp/template.toml:4: grid 
 contains "sweep progress" "[6/6] asm n=0: invalid: " "$err"
 run runs list "$tmp/sweep.h5"
 check "sweep stores every point, the invalid ones too" 6 "$(printf '%s\n' "$out" | grep -c '^sweep-rows-')"
-contains "sweep run id" "sweep-rows-asm-n64" "$out"
+contains "sweep run id (readable part, then the hash of the parts)" "sweep-rows-asm-n64-176c46dcdff6" "$out"
 run sweep "$tmp/sweep.toml" --out "$tmp/sweep.h5"
 check "sweep resumed exit" 0 "$rc"
 check "sweep resumed reads the stored points" 4 "$(printf '%s\n' "$err" | grep -c ', stored (')"

@@ -13,6 +13,7 @@
 
 #include "synthetic_runs.hpp"
 #include "traces/analysis.hpp"
+#include "traces/hdf5.hpp"
 #include "traces/perfetto.hpp"
 
 namespace tilelab {
@@ -210,6 +211,43 @@ TEST_F(Store, CounterNamesAreKeptWholeOrRefused) {
     }
   }  // not finished: the store keeps only its first run
   EXPECT_EQ(traces::Reader(path("t.h5")).run_ids(), std::vector<std::string>{"sim-0"});
+}
+
+// Issue 47 (5): a 2 MB text (an imported kernel's name) was written, then
+// refused by every reader of the store.  The writer refuses what the reader
+// would refuse (h5::kMaxStringAttributeBytes), the store keeps its runs,
+// and the longest text that is accepted reads back whole.
+TEST_F(Store, TextsTheReaderRefusesAreNotWritten) {
+  write_synthetic(path("t.h5"), SyntheticRun{});
+  traces::RunInfo info;
+  info.id = "huge";
+  info.kernel = std::string(2u << 20, 'k');
+  try {
+    traces::RunWriter w(path("t.h5"), info);
+    w.finish();
+    FAIL() << "a 2 MiB kernel name was written";
+  } catch (const traces::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("2097152 bytes is over the store's cap of 1048576 for one text"), std::string::npos)
+        << e.what();
+  }
+  info.id = "longest";
+  info.kernel = std::string(traces::h5::kMaxStringAttributeBytes, 'k');
+  {
+    traces::RunWriter w(path("t.h5"), info);
+    w.finish();
+  }
+  const traces::Reader r(path("t.h5"));
+  EXPECT_EQ(r.run_ids(), (std::vector<std::string>{"sim-0", "longest"}));
+  EXPECT_EQ(r.run("longest").info.kernel.size(), traces::h5::kMaxStringAttributeBytes);
+}
+
+// A run id that names no file is refused before anything is written.
+TEST(RunId, UsableOrRefused) {
+  for (const std::string& id : {std::string("sweep-x-y"), std::string(traces::kMaxRunIdBytes, 'a')})
+    EXPECT_NO_THROW(traces::check_run_id(id));
+  for (const std::string& id : {std::string(), std::string("a/b"), std::string(".hidden"), std::string("new\nline"),
+                               std::string(traces::kMaxRunIdBytes + 1, 'a')})
+    EXPECT_THROW(traces::check_run_id(id), traces::StoreError) << id;
 }
 
 // Writers in several processes take turns: every run lands.

@@ -66,3 +66,20 @@ TEST(TextTable, NumbersInFull) {
 
 }  // namespace
 }  // namespace tilelab::traces
+
+namespace tilelab::traces {
+namespace {
+// A string from a store or a database reaches the terminal printable.
+TEST(Printable, ControlCharactersShownAndLongTextCut) {
+  EXPECT_EQ(printable("plain name"), "plain name");
+  EXPECT_EQ(printable("evil\x1b[2J\nname\x7f"), "evil\\x1b[2J\\x0aname\\x7f");
+  EXPECT_EQ(printable(std::string(10, 'a'), 4), "aaaa...(+6 bytes)");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 kept
+  TextTable t({{"name", TextTable::Align::left}});
+  t.add_row({"a\tb"});
+  std::ostringstream o;
+  t.print(o);
+  EXPECT_EQ(o.str(), "name\na\\x09b\n");
+}
+}  // namespace
+}  // namespace tilelab::traces
