@@ -14,8 +14,11 @@ trap 'rm -rf "$D"' EXIT
 cd "$D" || exit 1
 source "$here/make_inputs.sh"
 export T S
-failures=0 cases=0
-fail() { echo "FAIL: $name: $1"; printf '  %s\n' "${@:2}"; failures=$((failures + 1)); }
+failures=0 cases=0 failed_cases=0 last_failed=""
+fail() {
+  echo "FAIL: $name: $1"; printf '  %s\n' "${@:2}"; failures=$((failures + 1))
+  [ "$last_failed" = "$name" ] || failed_cases=$((failed_cases + 1)); last_failed=$name
+}
 while IFS=$'\t' read -r name want expect forbid command; do
   case "$name" in ''|'#'*) continue ;; esac
   cases=$((cases + 1))
@@ -37,5 +40,5 @@ while IFS=$'\t' read -r name want expect forbid command; do
 done < "$here/cases.txt"
 leftovers=$(ls -a "$D" | grep -c '\.tmp-')
 [ "$leftovers" -eq 0 ] || { name=temporaries; fail "$leftovers temporary file(s) left beside an output"; }
-if [ "$failures" -ne 0 ]; then echo "$failures of $cases hostile case(s) failed"; exit 1; fi
+if [ "$failures" -ne 0 ]; then echo "$failed_cases of $cases hostile case(s) failed ($failures check(s))"; exit 1; fi
 echo "all $cases hostile cases held"

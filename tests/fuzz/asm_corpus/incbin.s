@@ -1,0 +1,3 @@
+.data
+.incbin "secret"
+.ascii "TILELAB-FUZZ-SECRET"

@@ -1,0 +1,4 @@
+.macro m a
+.inc\a "/etc/passwd"
+.endm
+m lude

@@ -1,0 +1,3 @@
+.text
+s_nop 0
+s_endpgm
