@@ -301,14 +301,14 @@ std::map<std::string, StoredPoint> stored_points(const std::string& out) {
   return stored;
 }
 
-// The first part of two fingerprints that differs, as "the code object"; "" when equal.
+// The first part of two fingerprints that differs, as "code object"; "" when equal.
 std::string what_changed(const Json& stored, const Json& now) {
-  if (!stored.is_object()) return "the configuration (it was stored without a fingerprint, by an earlier tilelab)";
-  static const std::pair<const char*, const char*> kParts[] = {{"code_object_sha256", "the code object"},
-                                                              {"launch_sha256", "the launch template"},
-                                                              {"arch_file_sha256", "the arch file"},
-                                                              {"fixed", "the candidate's params or shape"},
-                                                              {"coverage", "the coverage (sampled or --full)"}};
+  if (!stored.is_object()) return "configuration (it was stored without a fingerprint, by an earlier tilelab)";
+  static const std::pair<const char*, const char*> kParts[] = {{"code_object_sha256", "code object"},
+                                                              {"launch_sha256", "launch template"},
+                                                              {"arch_file_sha256", "arch file"},
+                                                              {"fixed", "candidate's params or shape"},
+                                                              {"coverage", "coverage (sampled or --full)"}};
   for (const auto& [key, what] : kParts)
     if (!stored.contains(key) || stored[key] != now[key]) return what;
   return "";
@@ -388,11 +388,9 @@ std::vector<std::size_t> SweepResult::ranking(std::size_t problem) const {
 }
 
 SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const SweepProgress& progress) {
-  if (spec.problems.size() * spec.candidates.size() > kMaxSweepPoints ||
-      (!spec.candidates.empty() && spec.problems.size() > kMaxSweepPoints / spec.candidates.size()))
+  if (!spec.candidates.empty() && spec.problems.size() > kMaxSweepPoints / spec.candidates.size())
     throw std::invalid_argument("sweep " + spec.name + ": " + points_over_cap(spec));
-  for (const std::string& name : {spec.name})
-    if (const std::string why = name_problem(name); !why.empty()) throw std::invalid_argument("sweep name " + why);
+  if (const std::string why = name_problem(spec.name); !why.empty()) throw std::invalid_argument("sweep name " + why);
   for (const SweepCandidate& c : spec.candidates)
     if (const std::string why = name_problem(c.name); !why.empty()) throw std::invalid_argument("candidate name " + why);
   const std::map<std::string, StoredPoint> stored = stored_points(options.out);
@@ -411,7 +409,7 @@ SweepResult run_sweep(const SweepSpec& spec, const SweepOptions& options, const 
       if (const std::string changed = what_changed(it->second.fingerprint, candidate(c).fingerprint); !changed.empty())
         throw std::runtime_error(options.out + ": its point " + spec.candidates[c].name + " at " +
                                  traces::shape_key(spec.problems[p]) + " (run " + id + ") was timed with another " +
-                                 changed.substr(4) + " than asked for now; give another --out, or remove the store, "
+                                 changed + " than asked for now; give another --out, or remove the store, "
                                  "to time it again");
     }
   SweepResult r;

@@ -1,5 +1,7 @@
 #include "traces/hdf5.hpp"
 
+#include "traces/output_file.hpp"
+
 #include <sys/stat.h>
 
 #include <cstring>
@@ -74,9 +76,7 @@ bool failed_on_file_lock() {
 void require_regular_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw Error("'" + path + "' is not a regular file (" +
-                (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a device" : "not a file") +
-                "), so not a store to open");
+    throw Error("'" + path + "' is not a regular file (" + file_type_name(st.st_mode) + "), so not a store to open");
 }
 
 File File::open(const std::string& path, bool writable) {

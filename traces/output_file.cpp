@@ -12,15 +12,6 @@ namespace tilelab::traces {
 
 namespace {
 
-const char* kind_of(mode_t m) {
-  if (S_ISDIR(m)) return "a folder";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISCHR(m)) return "a character device";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISSOCK(m)) return "a socket";
-  return "not a regular file";
-}
-
 // The folder OUT is in, to sync after the rename.
 std::string folder_of(const std::string& out) {
   const std::size_t slash = out.rfind('/');
@@ -30,6 +21,15 @@ std::string folder_of(const std::string& out) {
 
 }  // namespace
 
+const char* file_type_name(unsigned m) {
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
 void check_output_path(const std::string& out) {
   if (out.empty()) throw OutputError("an output file needs a name");
   struct stat st {};
@@ -37,7 +37,7 @@ void check_output_path(const std::string& out) {
     if (errno == ENOENT) return;
     throw OutputError(out + ": " + std::strerror(errno));
   }
-  if (!S_ISREG(st.st_mode)) throw OutputError(out + ": exists and is " + kind_of(st.st_mode) + ", not a regular file to replace");
+  if (!S_ISREG(st.st_mode)) throw OutputError(out + ": exists and is " + file_type_name(st.st_mode) + ", not a regular file to replace");
 }
 
 OutputFile::OutputFile(const std::string& out) : out_(out) {

@@ -22,6 +22,10 @@ class OutputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a file that is not a regular one is, for messages: "a FIFO", "a
+// folder", "a character device", ... (the st_mode of stat).
+const char* file_type_name(unsigned mode);
+
 // OutputError "OUT: exists and is not a regular file (a FIFO)" when OUT
 // exists and is not a regular file (links followed); nothing else.
 void check_output_path(const std::string& out);

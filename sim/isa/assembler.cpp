@@ -99,12 +99,13 @@ struct Diagnostics {
 };
 
 // The directives that read files, refused where the parser meets them (also
-// in a macro's expansion; the empty file system below refuses any other way).
+// in a macro's expansion).  LLVM matches extension directives as spelled and
+// its own case aside: another spelling meets the empty file system below.
 class FileDirectivesRefused : public llvm::MCAsmParserExtension {
  public:
   void Initialize(llvm::MCAsmParser& parser) override {
     MCAsmParserExtension::Initialize(parser);
-    for (const char* d : {".include", ".incbin", ".INCLUDE", ".INCBIN", ".Include", ".Incbin"})
+    for (const char* d : {".include", ".incbin"})
       parser.addDirectiveHandler(d, {this, &FileDirectivesRefused::refuse});
   }
 

@@ -45,7 +45,6 @@ void send(char tag, const void* data, std::uint64_t n) {
   write_all(g_result_fd, data, n);
 }
 
-void out_of_memory() { report_child_out_of_memory(); }
 
 // The address space the child starts with (its copy of the parent's).
 std::uint64_t mapped_bytes() {
@@ -71,7 +70,7 @@ void limit_child(const ChildBudget& b) {
   g_memory_mib = b.memory_bytes >> 20;
   const rlimit as{static_cast<rlim_t>(mapped_bytes() + b.memory_bytes), static_cast<rlim_t>(mapped_bytes() + b.memory_bytes)};
   setrlimit(RLIMIT_AS, &as);
-  std::set_new_handler(out_of_memory);
+  std::set_new_handler(report_child_out_of_memory);
 }
 
 [[noreturn]] void child(int fd, const std::function<std::vector<std::uint8_t>()>& work, const ChildBudget& b) {
@@ -87,7 +86,7 @@ void limit_child(const ChildBudget& b) {
       send('O', bytes.data(), bytes.size());
     }
   } catch (const std::bad_alloc&) {
-    out_of_memory();
+    report_child_out_of_memory();
   } catch (const std::exception& e) {
     report_child_failure(e.what());
   } catch (...) {
