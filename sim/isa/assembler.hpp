@@ -1,10 +1,10 @@
 // AMDGPU assembly as input.  Wherever tilelab takes a code object it also
 // takes the assembly text compilers and people write (clang/hipcc -S, Triton's
 // .amdgcn, FlyDSL's final ISA dump, AMD's hand-written .s): the text is
-// assembled in process by LLVM MC (its AMDGPU assembly parser, the one
-// llvm-mc uses) into a relocatable ELF object and linked by ld.lld into a
-// code object, the same bytes `llvm-mc -filetype=obj` then `ld.lld -shared`
-// give.  A file with several kernels gives a code object with all of them.
+// assembled by the LLVM MC library (its AMDGPU assembly parser, the one
+// llvm-mc uses; in a child process, see below) into a relocatable ELF
+// object and linked by ld.lld into a code object, the same bytes
+// `llvm-mc -filetype=obj` then `ld.lld -shared` give.  A file with several kernels gives a code object with all of them.
 //
 // Guarantee: either the linked code object's bytes, or an IsaError whose one
 // line names the file, the line and column of the first error and LLVM's
