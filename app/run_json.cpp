@@ -129,7 +129,7 @@ Json timing_json(const TimedRun& t) {
                   {{"l2", r.level_utilisation(r.l2_busy, r.l2_channels)},
                    {"fabric", r.level_utilisation(r.fabric_busy, r.fabric_links)},
                    {"mall", r.level_utilisation(r.mall_busy, r.mall_channels)},
-                   {"hbm", r.level_utilisation(r.hbm_busy, r.hbm_stacks)}}}};
+                   {"hbm", r.level_utilisation(r.hbm_busy, r.hbm_channels)}}}};
   j["ran_before"] = t.before;  // the pass's earlier kernels, not in these figures
   Json stalls = Json::object();
   for (int k = 1; k < timing::kReasonCount; ++k)

@@ -80,6 +80,12 @@ double hbm_bytes_per_clock(const Arch& a) {
   return hbm * 1e12 / ((a.has_timing ? a.timing.clock_mhz : peak_mhz) * 1e6);
 }
 
+double hbm_sustained_bytes_per_clock(const Arch& a) {
+  const double peak = hbm_bytes_per_clock(a);
+  if (!a.has_memory || a.memory.hbm_refresh_interval_ns <= 0) return peak;
+  return peak * (1 - a.memory.hbm_refresh_ns / a.memory.hbm_refresh_interval_ns);
+}
+
 double memory_bytes_per_clock_per_cu(const Arch& a, double busy_cus) {
   const double hbm = chip_figure(a, "chip.hbm_tb_per_s"), peak_mhz = chip_figure(a, "chip.peak_clock_mhz");
   if (hbm <= 0 || peak_mhz <= 0)
@@ -293,13 +299,14 @@ void read_memory(const Reader& r, const toml::table& t, Arch& a) {
   static const char* const kKeys[] = {
       "l2_bytes", "l2_ways", "l2_channels", "l2_read_bytes_per_clock", "l2_write_bytes_per_clock", "l2_latency",
       "fabric_bytes_per_clock", "mall_bytes", "mall_ways", "mall_channels", "mall_channel_bytes_per_clock",
-      "mall_latency", "hbm_stacks", "hbm_interleave_bytes", "hbm_latency", "launch_cycles"};
+      "mall_latency", "hbm_stacks", "hbm_interleave_bytes", "hbm_channels_per_stack", "hbm_channel_interleave_bytes",
+      "hbm_refresh_ns", "hbm_refresh_interval_ns", "hbm_latency", "launch_cycles"};
   MemorySystem& m = a.memory;
   for (const auto& [k, v] : t) {
     const std::string key(k.str()), path = "memory." + key;
     if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return key == x; }))
       r.fail(&v, path, "unknown memory figure");
-    m.figures.push_back(read_figure(r, v, key, path, key == "launch_cycles"));
+    m.figures.push_back(read_figure(r, v, key, path, key == "launch_cycles" || key == "hbm_refresh_ns"));
   }
   auto get = [&](const char* key) { return figure_value(r, t, m.figures, "memory", key); };
   auto i = [&](const char* key) { return static_cast<int>(get(key)); };
@@ -317,16 +324,32 @@ void read_memory(const Reader& r, const toml::table& t, Arch& a) {
   m.mall_latency = i("mall_latency");
   m.hbm_stacks = i("hbm_stacks");
   m.hbm_interleave_bytes = i("hbm_interleave_bytes");
+  m.hbm_channels_per_stack = i("hbm_channels_per_stack");
+  m.hbm_channel_interleave_bytes = i("hbm_channel_interleave_bytes");
+  m.hbm_refresh_ns = get("hbm_refresh_ns");
+  m.hbm_refresh_interval_ns = get("hbm_refresh_interval_ns");
   m.hbm_latency = i("hbm_latency");
   m.launch_cycles = i("launch_cycles");
   sort_as_written(t, m.figures);
   const int line = a.timing.l1_line_bytes;
+  if (m.hbm_stacks < 1) r.fail(t.get("hbm_stacks"), "memory.hbm_stacks", "must be at least 1");
+  if (m.hbm_channels_per_stack < 1)
+    r.fail(t.get("hbm_channels_per_stack"), "memory.hbm_channels_per_stack", "must be at least 1");
+  if (m.mall_channels < 1 || m.mall_channels % m.hbm_stacks)
+    r.fail(t.get("mall_channels"), "memory.mall_channels", "must be a positive multiple of hbm_stacks");
   if (m.l2_bytes % (line * m.l2_ways))
     r.fail(t.get("l2_bytes"), "memory.l2_bytes", "must be a multiple of timing.l1_line_bytes x l2_ways");
   if (m.mall_bytes % (static_cast<long long>(line) * m.mall_ways * m.mall_channels))
     r.fail(t.get("mall_bytes"), "memory.mall_bytes", "must be a multiple of the line x mall_ways x mall_channels");
-  if (m.hbm_interleave_bytes % line)
-    r.fail(t.get("hbm_interleave_bytes"), "memory.hbm_interleave_bytes", "must be a multiple of the line");
+  // The address map folds block numbers: every interleave a power of two, at least a line.
+  auto power_of_two_blocks = [&](const char* key, int bytes) {
+    if (bytes < line || (bytes & (bytes - 1)))
+      r.fail(t.get(key), std::string("memory.") + key, "must be a power of two of at least timing.l1_line_bytes");
+  };
+  power_of_two_blocks("hbm_interleave_bytes", m.hbm_interleave_bytes);
+  power_of_two_blocks("hbm_channel_interleave_bytes", m.hbm_channel_interleave_bytes);
+  if (!(m.hbm_refresh_ns >= 0 && m.hbm_refresh_ns < m.hbm_refresh_interval_ns))
+    r.fail(t.get("hbm_refresh_ns"), "memory.hbm_refresh_ns", "must be at least 0 and below hbm_refresh_interval_ns");
   if (!(m.l2_latency >= a.timing.l1_latency && m.mall_latency >= m.l2_latency && m.hbm_latency >= m.mall_latency))
     r.fail(&t, "memory", "latencies must grow with distance (timing.l1_latency <= l2 <= mall <= hbm)");
 }

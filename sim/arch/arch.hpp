@@ -132,6 +132,8 @@ struct MemorySystem {
   double mall_channel_bytes_per_clock = 0;
   int mall_latency = 0;                             // a MALL hit, issue to data
   int hbm_stacks = 0, hbm_interleave_bytes = 0;     // HBM bandwidth: chip.hbm_tb_per_s
+  int hbm_channels_per_stack = 0, hbm_channel_interleave_bytes = 0;
+  double hbm_refresh_ns = 0, hbm_refresh_interval_ns = 0;  // tRFC, tREFI: a channel's time lost to refresh
   int hbm_latency = 0;                              // a miss everywhere, issue to data, unloaded
   int launch_cycles = 0;                            // kernel launch to the first wave
   std::vector<TimingFigure> figures;                // every figure above, in file order
@@ -173,6 +175,10 @@ int chip_xcds(const Arch& a);
 double peak_clock_mhz(const Arch& a);
 // HBM bandwidth in bytes per clock of the cycle model's clock (chip.hbm_tb_per_s).
 double hbm_bytes_per_clock(const Arch& a);
+// What HBM sustains with refresh taken out: the peak x (1 - tRFC / tREFI)
+// (memory.hbm_refresh_ns over memory.hbm_refresh_interval_ns; the peak where
+// the arch has no [memory] part).
+double hbm_sustained_bytes_per_clock(const Arch& a);
 
 // The memory bandwidth one CU gets, in bytes per clock, when `busy_cus` CUs
 // run work: the chip's HBM bandwidth (chip.hbm_tb_per_s at the model's clock)

@@ -17,8 +17,9 @@ namespace {
 // quanta out of time order (cycle_model.cpp), far less than this.
 constexpr std::size_t kKeptBuckets = 8192;
 
-// Spreads consecutive lines (and power-of-two strides) over sets and channels.
-// The hardware's hash is not public (chip-facts 5: "hashed"); this one is ours.
+// Spreads consecutive lines (and power-of-two strides) over a cache's sets.
+// The hardware's set index is not public (chip-facts 5: "hashed"); this one
+// is ours.  Channels and stacks are the address map's.
 std::uint64_t fold(std::uint64_t line) { return line ^ (line >> 7) ^ (line >> 13) ^ (line >> 19); }
 
 }  // namespace
@@ -187,7 +188,7 @@ void CounterWindows::widen() {
 }
 
 ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
-    : m_(a.memory), line_bytes_(a.timing.l1_line_bytes), l1_latency_(a.timing.l1_latency),
+    : m_(a.memory), map_(a.memory, a.timing.l1_line_bytes), line_bytes_(a.timing.l1_line_bytes), l1_latency_(a.timing.l1_latency),
       // A sampled run's XCD keeps the whole MALL's capacity: much of what the
       // other XCDs would hold there is the same lines (a GEMM's A rows), so a
       // 1/X share would turn their shared hits into misses (measured on AMD's
@@ -209,32 +210,31 @@ ChipMemory::ChipMemory(const arch::Arch& a, int xcds, double share)
     // a sampled run does not see (a kernel's rows split over XCDs often land
     // each XCD's lines on a few stacks, which the others' lines fill up).
     mall_channels_.assign(1, BandwidthCalendar(m_.mall_channel_bytes_per_clock * m_.mall_channels * share));
-    hbm_.assign(1, BandwidthCalendar(arch::hbm_bytes_per_clock(a) * share));
+    hbm_.assign(1, BandwidthCalendar(arch::hbm_sustained_bytes_per_clock(a) * share));
   } else {
+    // Each HBM channel moves its share of the peak less its refresh time
+    // (tRFC of every tREFI: arch::hbm_sustained_bytes_per_clock).
     mall_channels_.assign(static_cast<std::size_t>(m_.mall_channels), BandwidthCalendar(m_.mall_channel_bytes_per_clock));
-    hbm_.assign(static_cast<std::size_t>(m_.hbm_stacks), BandwidthCalendar(arch::hbm_bytes_per_clock(a) / m_.hbm_stacks));
+    hbm_.assign(static_cast<std::size_t>(map_.hbm_channels()),
+                BandwidthCalendar(arch::hbm_sustained_bytes_per_clock(a) / map_.hbm_channels()));
   }
 }
 
-int ChipMemory::hbm_stack(std::uint64_t line) const {
-  return static_cast<int>((line * static_cast<std::uint64_t>(line_bytes_) / static_cast<std::uint64_t>(m_.hbm_interleave_bytes)) %
-                          static_cast<std::uint64_t>(m_.hbm_stacks));
+BandwidthCalendar& ChipMemory::hbm_of(std::uint64_t line) {
+  return hbm_.size() == 1 ? hbm_[0] : hbm_[static_cast<std::size_t>(map_.hbm_channel(line))];
 }
 
-BandwidthCalendar& ChipMemory::hbm_of(std::uint64_t line) {
-  return hbm_[static_cast<std::size_t>(hbm_stack(line)) % hbm_.size()];
+BandwidthCalendar& ChipMemory::mall_of(std::uint64_t line) {
+  return mall_channels_.size() == 1 ? mall_channels_[0] : mall_channels_[static_cast<std::size_t>(map_.mall_channel(line))];
 }
 
 // An L2 miss: over the XCD's link to the memory-side MALL (its channels sit
-// with the line's HBM stack), and on a MALL miss from that stack.  The MALL
+// with the line's HBM stack), and on a MALL miss from the line's HBM channel.  The MALL
 // keeps what it read from HBM (its allocation policy is not public: an
 // assumption) and never a dirty L2 victim.
 std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_t line) {
-  const int stack = hbm_stack(line);
-  const int per_stack = std::max(1, m_.mall_channels / m_.hbm_stacks);
-  const std::size_t channel = static_cast<std::size_t>(stack * per_stack) + static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(per_stack));
   std::uint64_t t = xcds_[static_cast<std::size_t>(xcd)].link.reserve(cycle, line_bytes_);
-  t = std::max(t, mall_channels_[channel % mall_channels_.size()].reserve(cycle, line_bytes_));
+  t = std::max(t, mall_of(line).reserve(cycle, line_bytes_));
   ChipCounters& c = xcd_counters_[static_cast<std::size_t>(xcd)];
   ++c.ea_read_requests;
   const LineCache::Outcome o = mall_.access(line, false);
@@ -270,7 +270,7 @@ std::uint64_t ChipMemory::request(int xcd, std::uint64_t cycle, std::uint64_t li
   ++c.l2_requests;
   CounterWindow& window = windows_.at(xcd, cycle);
   ++window.l2_requests;
-  const std::size_t channel = static_cast<std::size_t>(fold(line) % static_cast<std::uint64_t>(m_.l2_channels));
+  const std::size_t channel = static_cast<std::size_t>(map_.l2_channel(line));
   // Write-allocate without a fill: the written bytes make the line dirty (the
   // L2 keeps byte masks; a partial line is merged when it is written back).
   const LineCache::Outcome o = x.l2.access(line, store);
@@ -319,7 +319,7 @@ std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint6
       mall_.invalidate(line);
     }
     // Lines the unsimulated rounds would have left dirty: consecutive line
-    // numbers, so that they spread over the stacks as a stream does.
+    // numbers, so that they spread over the channels as a stream does.
     const double share = valid > 0 ? static_cast<double>(dirty.size()) / valid : 0;
     const double wanted = std::min(static_cast<double>(dirty.size()) * dirty_scale, static_cast<double>(l2_lines()) * share);
     for (std::uint64_t i = dirty.size(); static_cast<double>(i) < wanted; ++i) write(i);

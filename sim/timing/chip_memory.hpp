@@ -1,6 +1,7 @@
 // The chip below the CUs' L1s: one L2 per XCD (set-associative, LRU,
 // write-back, write-allocate, hashed over its channels), each XCD's link to
-// the IODs, the memory-side Infinity Cache (MALL) and the HBM stacks.  Every
+// the IODs, the memory-side Infinity Cache (MALL) and HBM as stacks of
+// channels.  Where a line goes is the address map's (address_map.hpp).  Every
 // figure comes from the arch file's [memory] part.
 //
 // Time: the CUs advance together in quanta (cycle_model.cpp), so requests
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "sim/arch/arch.hpp"
+#include "sim/timing/address_map.hpp"
 #include "sim/timing/vector_memory.hpp"
 
 namespace tilelab::timing {
@@ -172,10 +174,11 @@ class ChipMemory {
  private:
   std::uint64_t from_memory(int xcd, std::uint64_t cycle, std::uint64_t line);
   void write_back(int xcd, std::uint64_t cycle, std::uint64_t line);
-  int hbm_stack(std::uint64_t line) const;
-  BandwidthCalendar& hbm_of(std::uint64_t line);  // the line's stack (the pool in a sampled run)
+  BandwidthCalendar& hbm_of(std::uint64_t line);  // the line's HBM channel (the pool in a sampled run)
+  BandwidthCalendar& mall_of(std::uint64_t line);  // the line's MALL channel (likewise)
 
   const arch::MemorySystem& m_;
+  AddressMap map_;
   int line_bytes_, l1_latency_;
   struct Xcd {
     LineCache l2;
@@ -184,7 +187,7 @@ class ChipMemory {
   };
   std::vector<Xcd> xcds_;
   LineCache mall_;
-  std::vector<BandwidthCalendar> mall_channels_, hbm_;
+  std::vector<BandwidthCalendar> mall_channels_, hbm_;  // per channel (a full run) or one pool (sampled)
   std::vector<ChipCounters> xcd_counters_;  // each XCD's traffic (the MALL's and HBM's by the XCD asking)
   CounterWindows windows_;                  // the same over time
   std::uint64_t bytes_beyond_l1_ = 0;

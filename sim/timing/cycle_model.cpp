@@ -51,7 +51,7 @@ double TimingResult::lds_utilisation() const {
   return d > 0 ? lds_busy / d : 0;
 }
 double TimingResult::memory_utilisation() const {
-  if (xcds > 0) return level_utilisation(hbm_busy, hbm_stacks);
+  if (xcds > 0) return level_utilisation(hbm_busy, hbm_channels);
   const double d = static_cast<double>(cycles) * cus_used;
   return d > 0 ? memory_busy / d : 0;  // busy: transferring at the CU's share
 }
@@ -66,7 +66,7 @@ std::string TimingResult::limiter() const {
     u.push_back({level_utilisation(l2_busy, l2_channels), "L2"});
     u.push_back({level_utilisation(fabric_busy, fabric_links), "fabric"});
     u.push_back({level_utilisation(mall_busy, mall_channels), "MALL"});
-    u.push_back({level_utilisation(hbm_busy, hbm_stacks), "HBM"});
+    u.push_back({level_utilisation(hbm_busy, hbm_channels), "HBM"});
   } else {
     u.push_back({memory_utilisation(), "global memory"});
   }
@@ -556,7 +556,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.fabric_busy = chip_memory->fabric_busy();
     r.l2_channels = arch_.memory.l2_channels * simulated_xcds;
     r.mall_channels = sampled ? 1 : arch_.memory.mall_channels;  // a sampled XCD's share is one pool
-    r.hbm_stacks = sampled ? 1 : arch_.memory.hbm_stacks;
+    r.hbm_channels = sampled ? 1 : arch_.memory.hbm_stacks * arch_.memory.hbm_channels_per_stack;
     r.fabric_links = simulated_xcds;
     r.hbm_bytes = c.hbm_bytes;
     r.memory_busy = r.hbm_busy;  // "global memory" is HBM with the chip model

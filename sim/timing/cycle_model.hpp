@@ -160,7 +160,7 @@ struct TimingResult {
   std::uint64_t l1_hits = 0, l1_misses = 0;
   // The chip (arch files with a [memory] part; xcds == 0 without): traffic per
   // level, and busy clocks summed over each level's units.
-  int xcds = 0, l2_channels = 0, fabric_links = 0, mall_channels = 0, hbm_stacks = 0;
+  int xcds = 0, l2_channels = 0, fabric_links = 0, mall_channels = 0, hbm_channels = 0;
   ChipCounters chip;
   std::vector<ChipCounters> chip_per_xcd;
   // The simulated XCDs' traffic over time, windows of counter_window cycles

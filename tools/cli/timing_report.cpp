@@ -56,7 +56,7 @@ void print_timing_text(const TimedRun& t) {
     std::printf("\n  limiter: %s   busy: MFMA %.1f%%  VALU %.1f%%  LDS %.1f%%  L2 %.1f%%  fabric %.1f%%  MALL %.1f%%  HBM %.1f%%\n",
                 r.limiter().c_str(), 100 * r.mfma_utilisation(), 100 * r.valu_utilisation(), 100 * r.lds_utilisation(),
                 100 * r.level_utilisation(r.l2_busy, r.l2_channels), 100 * r.level_utilisation(r.fabric_busy, r.fabric_links),
-                100 * r.level_utilisation(r.mall_busy, r.mall_channels), 100 * r.level_utilisation(r.hbm_busy, r.hbm_stacks));
+                100 * r.level_utilisation(r.mall_busy, r.mall_channels), 100 * r.level_utilisation(r.hbm_busy, r.hbm_channels));
     const timing::ChipCounters& c = r.chip;
     auto rate = [](std::uint64_t hit, std::uint64_t all) { return all ? 100.0 * static_cast<double>(hit) / static_cast<double>(all) : 0.0; };
     std::printf("  chip (%d XCDs): L1 hit %.1f%%; L2 (TCC) %llu requests, hit %.1f%%, %llu write-backs; MALL hit %.1f%% of %llu; "
