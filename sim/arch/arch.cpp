@@ -359,7 +359,8 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   static const char* const kKeys[] = {
       "clock_mhz", "issue_period", "valu_cycles", "valu_latency", "trans_cycles", "trans_latency",
       "mfma_valu_bytes_per_slot", "mfma_pk_valu_extra_slots", "smfmac_valu_slot",
-      "smem_latency", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "simds_per_lds_port", "lds_port_bytes_per_clock",
+      "smem_latency", "instruction_cache_bytes", "instruction_cache_ways", "scalar_cache_bytes", "scalar_cache_ways",
+      "sqc_line_bytes", "instruction_prefetch_lines", "branch_taken_cycles", "barrier_cycles", "sleep_cycles", "simds_per_lds_port", "lds_port_bytes_per_clock",
       "lds_latency", "lds_queue_depth", "vmem_issue_cycles", "l1_bytes", "l1_line_bytes", "l1_ways",
       "l1_bytes_per_clock", "l1_latency", "memory_latency", "vmem_inflight_bytes",
       "vmcnt_max", "lgkmcnt_max", "expcnt_max", "mfma_read_wait_states", "mfma_srcc_overlap_extra"};
@@ -370,7 +371,8 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
       r.fail(&v, path, "unknown timing figure");
     if (key != "mfma_read_wait_states") {
       const bool zero_ok = key == "mfma_srcc_overlap_extra" || key.find("latency") != std::string::npos ||
-                           key.find("_cycles") != std::string::npos || key == "mfma_pk_valu_extra_slots";
+                           key.find("_cycles") != std::string::npos || key == "mfma_pk_valu_extra_slots" ||
+                           key == "instruction_prefetch_lines";
       g.figures.push_back(read_figure(r, v, key, path, zero_ok));
       continue;
     }
@@ -403,6 +405,12 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   g.mfma_pk_valu_extra_slots = i("mfma_pk_valu_extra_slots");
   g.smfmac_valu_slot = i("smfmac_valu_slot");
   g.smem_latency = i("smem_latency");
+  g.instruction_cache_bytes = i("instruction_cache_bytes");
+  g.instruction_cache_ways = i("instruction_cache_ways");
+  g.scalar_cache_bytes = i("scalar_cache_bytes");
+  g.scalar_cache_ways = i("scalar_cache_ways");
+  g.sqc_line_bytes = i("sqc_line_bytes");
+  g.instruction_prefetch_lines = i("instruction_prefetch_lines");
   g.branch_taken_cycles = i("branch_taken_cycles");
   g.barrier_cycles = i("barrier_cycles");
   g.sleep_cycles = i("sleep_cycles");
@@ -431,6 +439,12 @@ void read_timing(const Reader& r, const toml::table& t, Arch& a) {
   if (g.l1_line_bytes & (g.l1_line_bytes - 1)) r.fail(t.get("l1_line_bytes"), "timing.l1_line_bytes", "must be a power of two");
   if (g.l1_bytes % (g.l1_line_bytes * g.l1_ways))
     r.fail(t.get("l1_bytes"), "timing.l1_bytes", "must be a multiple of l1_line_bytes x l1_ways");
+  if (g.sqc_line_bytes & (g.sqc_line_bytes - 1) || g.sqc_line_bytes > g.l1_line_bytes)
+    r.fail(t.get("sqc_line_bytes"), "timing.sqc_line_bytes", "must be a power of two of at most l1_line_bytes");
+  if (g.instruction_cache_bytes % (g.sqc_line_bytes * g.instruction_cache_ways))
+    r.fail(t.get("instruction_cache_bytes"), "timing.instruction_cache_bytes", "must be a multiple of sqc_line_bytes x instruction_cache_ways");
+  if (g.scalar_cache_bytes % (g.sqc_line_bytes * g.scalar_cache_ways))
+    r.fail(t.get("scalar_cache_bytes"), "timing.scalar_cache_bytes", "must be a multiple of sqc_line_bytes x scalar_cache_ways");
   if (g.lgkmcnt_max > 63 || g.vmcnt_max > 63 || g.expcnt_max > 63)
     r.fail(&t, "timing", "waitcnt maximums above 63 are not modelled");
 }

@@ -95,6 +95,12 @@ struct Timing {
   int mfma_pk_valu_extra_slots = 0;
   int smfmac_valu_slot = 0;
   int smem_latency = 0;
+  // The SQC's caches in front of the L2: instructions and scalar data, each
+  // a cache of sqc_line_bytes lines; a miss fetches the line (and, for
+  // instructions, the next instruction_prefetch_lines) through the L2.
+  int instruction_cache_bytes = 0, instruction_cache_ways = 0;
+  int scalar_cache_bytes = 0, scalar_cache_ways = 0;
+  int sqc_line_bytes = 0, instruction_prefetch_lines = 0;
   int branch_taken_cycles = 0;
   int barrier_cycles = 0;           // last arrival to the first wave issuing again
   int sleep_cycles = 0;             // s_sleep 1

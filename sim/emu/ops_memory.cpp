@@ -31,6 +31,7 @@ void s_load(Wave& w, const Op& op, Env& e) {
   if (!p) throw EmuError("scalar load of " + std::to_string(4 * Dwords) + " bytes at " + hex(address) + " is outside every buffer");
   std::memcpy(data, p, sizeof data);
   for (int i = 0; i < Dwords; ++i) write_scalar_u32(w, O(op, 0), data[i], i);
+  if (e.observer) e.observer->scalar_access(address, static_cast<int>(sizeof data));
 }
 
 // ---- scalar stores and atomics: s_store_dword{,x2,x4} sdata, sbase, offset ----

@@ -44,7 +44,7 @@ struct LdsTrace {
 
 // What the cycle model (sim/timing) sees of an executing instruction besides
 // its registers: the lanes' global addresses, the bank-model cost of its LDS
-// accesses, and the clock that s_memtime reads.  Absent in functional runs.
+// accesses, a scalar load's address, and the clock that s_memtime reads.  Absent in functional runs.
 struct AccessObserver {
   virtual ~AccessObserver() = default;
   // One wave-level global access: each active lane's byte address, `bytes` per
@@ -53,6 +53,8 @@ struct AccessObserver {
   // One wave-level LDS access: bank-model cycles (conflicts included); modelled
   // is false when the arch file has no phase table for the instruction.
   virtual void lds_access(int cycles, int conflict_cycles, bool modelled) = 0;
+  // One scalar load (s_load_dword*): its byte address and size.
+  virtual void scalar_access(std::uint64_t address, int bytes) = 0;
   virtual std::uint64_t clock() const = 0;
 };
 

@@ -67,6 +67,7 @@ bool CycleModel::ComputeUnit::place(std::uint64_t at) {
     w.start = w.next_try = w.first_attempt = w.since = at;
     w.hazards = std::make_unique<MfmaHazards>(t_);
     w.next_kind = table_[g.wg.waves[static_cast<std::size_t>(n)].pc].kind;
+    fetch_instruction(w, g.wg.waves[static_cast<std::size_t>(n)].pc, at);
     waves_.push_back(std::move(w));
     const int wi = static_cast<int>(waves_.size() - 1);
     best->waves.push_back(wi);
@@ -103,6 +104,7 @@ void CycleModel::ComputeUnit::note(Wave& w, Reason r, std::uint64_t c) {
 std::pair<Reason, std::uint64_t> CycleModel::ComputeUnit::blocked(Wave& w, const InstructionTiming& it, std::uint64_t c) {
   if (w.at_barrier) return {Reason::barrier, kNever};
   if (c < w.ready) return {w.ready_reason, w.ready};
+  if (c < w.fetched) return {Reason::idle, w.fetched};  // its instruction is not in the cache yet
   const Simd& s = simds_[static_cast<std::size_t>(w.simd)];
   switch (it.kind) {
     case Kind::waitcnt: {
@@ -161,6 +163,28 @@ std::uint64_t CycleModel::ComputeUnit::lds_timing(Wave& w, std::uint64_t c) {
   w.last_lds = done;
   w.lgkm.push(done);
   return done;
+}
+
+// A scalar load: its lines from the scalar cache (a miss through the L2),
+// then the cache's own latency (timing.smem_latency).
+std::uint64_t CycleModel::ComputeUnit::smem_timing(std::uint64_t c) {
+  CycleMax data(&pending_);
+  data.add(c);
+  for (std::uint64_t a : scalar_addresses_) data.add(kcache_.fetch(a, c, port_));
+  return data.finish(static_cast<std::uint64_t>(t_.smem_latency));
+}
+
+// Code lives at kCodeBase + its offset in the code object (no buffer is
+// there): its lines meet the kernel's data in the L2, the MALL and HBM.
+// A wave whose next instruction is on a new instruction-cache line asks for
+// it when it issues the one before (or, its first, when it is placed).
+void CycleModel::ComputeUnit::fetch_instruction(Wave& w, std::uint32_t index, std::uint64_t c) {
+  constexpr std::uint64_t kCodeBase = std::uint64_t{0x7f} << 40;
+  const std::uint64_t address = kCodeBase + e_.program().instructions[index].pc;
+  const std::uint64_t line = address / static_cast<std::uint64_t>(t_.sqc_line_bytes);
+  if (line == w.fetch_line) return;
+  w.fetch_line = line;
+  w.fetched = icache_.fetch(address, c, port_, t_.instruction_prefetch_lines);
 }
 
 std::uint64_t CycleModel::ComputeUnit::vmem_timing(Wave& w, const InstructionTiming& it, std::uint64_t c) {
@@ -238,10 +262,12 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
   }
 
   lines_.clear();
+  scalar_addresses_.clear();
   lds_cycles_ = lds_conflicts_ = 0;
   now_ = c;
   e_.step(memory_, g.wg, w.index);
   w.next_kind = ew.done ? Kind::plain : table_[ew.pc].kind;
+  if (!ew.done) fetch_instruction(w, ew.pc, c);
   ++instructions_;
   ++g.instructions;
 
@@ -272,7 +298,7 @@ void CycleModel::ComputeUnit::issue(Wave& w, const InstructionTiming& it, std::u
       w.hazards->issued(vu, pc, c);
       break;
     case Kind::smem:
-      complete = c + static_cast<std::uint64_t>(t_.smem_latency);
+      complete = smem_timing(c);
       w.lgkm.push(complete);
       break;
     case Kind::lds: complete = lds_timing(w, c); break;
@@ -372,7 +398,7 @@ bool CycleModel::ComputeUnit::must_wait_for_others(std::uint64_t c) {
     // (at most n outstanding only from limit_ on: more than n are not back before it)
     if (it.vmcnt >= 0 && it.lgkmcnt >= 0 && !w.at_barrier && c >= w.ready &&
         w.vm.at_least(limit_) > static_cast<std::size_t>(it.vmcnt) &&
-        w.lgkm.at_least(limit_) > static_cast<std::size_t>(it.lgkmcnt) && w.vm.has_pending())
+        w.lgkm.at_least(limit_) > static_cast<std::size_t>(it.lgkmcnt) && (w.vm.has_pending() || w.lgkm.has_pending()))
       return true;
   }
   return false;
@@ -382,11 +408,15 @@ void CycleModel::ComputeUnit::settle() {
   if (pending_.empty()) return;
   pending_.flush(*beyond_);
   vmem_.settle(pending_);
+  icache_.settle(pending_);
+  kcache_.settle(pending_);
   for (const Simd& s : simds_)  // the resident waves (an ended wave's times were all known at its end)
     for (int wi : s.waves) {
       Wave& w = waves_[static_cast<std::size_t>(wi)];
       w.vm.settle(pending_);
+      w.lgkm.settle(pending_);
       w.last_vm = pending_.value(w.last_vm);
+      w.fetched = pending_.value(w.fetched);
     }
   for (IssueEvent& e : events_) e.complete = pending_.value(e.complete);
   pending_.clear();

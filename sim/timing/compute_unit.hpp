@@ -4,8 +4,8 @@
 // the units it issues to, each a component of its own: the SIMDs' VALU and
 // matrix core (simd_unit.hpp), the LDS ports (lds_port.hpp), the vector
 // memory path with its L1 (vector_memory.hpp) and beyond it the chip
-// (chip_memory.hpp) or the CU's share of memory; scalar memory is a fixed
-// latency (timing.smem_latency, assumed: no scalar cache is modelled).
+// (chip_memory.hpp) or the CU's share of memory; the instruction and scalar
+// caches (sqc.hpp), whose misses go the same way.
 //
 // Private to sim/timing: CycleModel (cycle_model.cpp) runs the CUs.
 #pragma once
@@ -26,6 +26,7 @@
 #include "sim/timing/mfma_hazards.hpp"
 #include "sim/timing/pending_times.hpp"
 #include "sim/timing/simd_unit.hpp"
+#include "sim/timing/sqc.hpp"
 #include "sim/timing/vector_memory.hpp"
 #include "sim/timing/wait_counters.hpp"
 
@@ -55,7 +56,9 @@ class CycleModel::ComputeUnit {
       : m_(model), t_(model.arch_.timing), e_(e), memory_(memory), launch_(launch), kernarg_(kernarg), table_(table),
         cu_(cu), max_workgroups_(max_workgroups), simds_(static_cast<std::size_t>(model.arch_.simds_per_cu), Simd(t_)),
         ports_(simds_.size() / static_cast<std::size_t>(t_.simds_per_lds_port), LdsPort(model.arch_)), beyond_(std::move(beyond)), port_(*beyond_, pending_), vmem_(t_, port_, &pending_),
-        deferrable_(dynamic_cast<CuPort*>(beyond_.get()) != nullptr), queue_(&queue) {}
+        deferrable_(dynamic_cast<CuPort*>(beyond_.get()) != nullptr), queue_(&queue),
+        icache_(t_.instruction_cache_bytes, t_.instruction_cache_ways, t_.sqc_line_bytes, t_.l1_line_bytes),
+        kcache_(t_.scalar_cache_bytes, t_.scalar_cache_ways, t_.sqc_line_bytes, t_.l1_line_bytes) {}
 
   // The CU this thread is simulating (the emulator's observer calls land there), or null.
   static ComputeUnit* current();
@@ -108,7 +111,17 @@ class CycleModel::ComputeUnit {
     lds_conflicts_ += conflicts;
     if (!modelled) tally_->unmodelled_lds = true;
   }
+  void scalar_access(std::uint64_t address, int bytes) {
+    scalar_addresses_.push_back(address);
+    const std::uint64_t last = address + static_cast<std::uint64_t>(bytes) - 1;  // a load across two lines
+    if (last / static_cast<std::uint64_t>(t_.sqc_line_bytes) != address / static_cast<std::uint64_t>(t_.sqc_line_bytes))
+      scalar_addresses_.push_back(last);
+  }
   std::uint64_t now() const { return now_; }
+  // The SQC's hits and misses (instruction cache, scalar cache).
+  std::array<std::uint64_t, 4> sqc_counts() const {
+    return {icache_.hits(), icache_.misses(), kcache_.hits(), kcache_.misses()};
+  }
 
  private:
   // A SIMD as the sequencer sees it: its execution units and its wave slots.
@@ -139,6 +152,9 @@ class CycleModel::ComputeUnit {
     std::vector<PendingWrite> pending;
     std::unique_ptr<MfmaHazards> hazards;
     Kind next_kind = Kind::plain;  // of the instruction at its pc (must_wait_for_others reads it often)
+    // The instruction-cache line of its pc and when that line is there (a
+    // pending cycle while the chip has not answered).
+    std::uint64_t fetch_line = ~std::uint64_t{0}, fetched = 0;
   };
   struct Group {
     emu::Emulator::Workgroup wg;
@@ -159,6 +175,8 @@ class CycleModel::ComputeUnit {
   void issue(Wave& w, const InstructionTiming& it, std::uint64_t c);
   std::uint64_t lds_timing(Wave& w, std::uint64_t c);
   std::uint64_t vmem_timing(Wave& w, const InstructionTiming& it, std::uint64_t c);
+  std::uint64_t smem_timing(std::uint64_t c);
+  void fetch_instruction(Wave& w, std::uint32_t index, std::uint64_t c);
   void finish(Wave& w, std::uint64_t c);
   void release_barrier(Group& g, std::uint64_t c);
   void sort_simd(Simd& s);
@@ -190,6 +208,8 @@ class CycleModel::ComputeUnit {
   std::vector<Wave> waves_;
   std::deque<Group> groups_;
   WorkQueue* queue_;
+  SqcCache icache_, kcache_;                  // instructions, scalar data
+  std::vector<std::uint64_t> scalar_addresses_;  // the executing s_load's lines
   std::uint64_t next_ = 0;  // the next cycle to look at
   int resident_groups_ = 0, live_waves_ = 0;
   std::uint64_t now_ = 0, age_ = 0, last_end_ = 0, busy_cycles_ = 0;

@@ -96,6 +96,7 @@ void scale_totals(TimingResult& r, double counts, double busy) {
   r.hbm_bytes = scaled(r.hbm_bytes);
   r.l1_hits = scaled(r.l1_hits);
   r.l1_misses = scaled(r.l1_misses);
+  for (std::uint64_t* v : {&r.icache_hits, &r.icache_misses, &r.scalar_cache_hits, &r.scalar_cache_misses}) *v = scaled(*v);
   ChipCounters& c = r.chip;
   for (std::uint64_t* v : {&c.l2_requests, &c.l2_hits, &c.l2_misses, &c.l2_reads, &c.l2_writes, &c.l2_writebacks,
                            &c.ea_read_requests, &c.ea_write_requests, &c.mall_hits, &c.mall_misses, &c.hbm_bytes})
@@ -351,6 +352,9 @@ void CycleModel::global_access(const std::uint64_t* a, std::uint64_t active, int
 void CycleModel::lds_access(int cycles, int conflicts, bool modelled) {
   if (ComputeUnit* u = ComputeUnit::current()) u->lds_access(cycles, conflicts, modelled);
 }
+void CycleModel::scalar_access(std::uint64_t address, int bytes) {
+  if (ComputeUnit* u = ComputeUnit::current()) u->scalar_access(address, bytes);
+}
 std::uint64_t CycleModel::clock() const { return ComputeUnit::current() ? ComputeUnit::current()->now() : 0; }
 
 
@@ -533,6 +537,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.waves += unit.waves_.size();
     r.l1_hits += unit.vmem_.l1_hits();
     r.l1_misses += unit.vmem_.l1_misses();
+    const std::array<std::uint64_t, 4> sqc = unit.sqc_counts();
+    r.icache_hits += sqc[0], r.icache_misses += sqc[1], r.scalar_cache_hits += sqc[2], r.scalar_cache_misses += sqc[3];
     r.memory_busy += unit.beyond_->busy_cycles();
     r.global_bytes += unit.beyond_->bytes_moved();
   }
@@ -596,6 +602,10 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   add("SQ_BUSY_CYCLES", "cycles (summed over CUs)", static_cast<double>(busy));
   add("SQ_WAVE_CYCLES", "quad-cycles", static_cast<double>(r.wave_cycles) / 4);
   add("SQ_VALU_MFMA_BUSY_CYCLES", "cycles (summed over SIMDs)", r.mfma_busy);
+  add("SQC_ICACHE_HITS", "wave fetches", static_cast<double>(r.icache_hits));
+  add("SQC_ICACHE_MISSES", "wave fetches", static_cast<double>(r.icache_misses));
+  add("SQC_DCACHE_HITS", "scalar-load lines", static_cast<double>(r.scalar_cache_hits));
+  add("SQC_DCACHE_MISSES", "scalar-load lines", static_cast<double>(r.scalar_cache_misses));
   add("TCP_TOTAL_CACHE_ACCESSES", "lines", static_cast<double>(r.l1_hits + r.l1_misses));
   add("TCP_TCC_READ_REQ", "lines", static_cast<double>(r.l1_misses));
   if (chip) {
@@ -659,10 +669,12 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     r.assumptions.push_back(std::to_string(policy_hits) +
                             " executed memory instructions carry cache-policy bits (nt/sc0/sc1): timed as plain "
                             "accesses (the model does not apply them; chip-facts 5 has the ISA's table)");
+  r.assumptions.push_back("each CU has its own instruction and scalar cache (the hardware shares each between two CUs: "
+                          "the second CU of a pair pays its own cold misses)");
   if (chip) {
     for (const arch::TimingFigure& f : arch_.memory.figures)
       if (f.status == arch::Status::kAssumed) r.assumptions.push_back("memory." + f.name + " (" + f.source + ")");
-    r.assumptions.push_back("L2 channel and MALL set/channel hashes are tilelab's (the hardware's are not public)");
+    r.assumptions.push_back("where a line lives (L2 channel, HBM stack and channel, MALL channel) is an XOR fold of its address, and the cache set index tilelab's (the hardware's hashes are not public)");
     r.assumptions.push_back("the MALL keeps every line it reads from HBM (its allocation policy is not public)");
     r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");

@@ -158,6 +158,9 @@ struct TimingResult {
   // (per SIMD), the LDS ports (per port) and the memory share.
   double mfma_busy = 0, valu_busy = 0, lds_busy = 0, memory_busy = 0;
   std::uint64_t l1_hits = 0, l1_misses = 0;
+  // The SQC's instruction and scalar caches (sqc.hpp): hits and misses of
+  // wave fetches and scalar loads (prefetched lines are neither).
+  std::uint64_t icache_hits = 0, icache_misses = 0, scalar_cache_hits = 0, scalar_cache_misses = 0;
   // The chip (arch files with a [memory] part; xcds == 0 without): traffic per
   // level, and busy clocks summed over each level's units.
   int xcds = 0, l2_channels = 0, fabric_links = 0, mall_channels = 0, hbm_channels = 0;
@@ -204,6 +207,7 @@ class CycleModel final : public emu::Scheduler, public emu::AccessObserver {
   Ran dispatch(emu::Emulator& e, emu::GlobalMemory& memory, const emu::Launch& launch, std::uint64_t kernarg) override;
   void global_access(const std::uint64_t* addresses, std::uint64_t active, int bytes, bool store) override;
   void lds_access(int cycles, int conflict_cycles, bool modelled) override;
+  void scalar_access(std::uint64_t address, int bytes) override;
   std::uint64_t clock() const override;
 
   class ComputeUnit;  // one CU (cycle_model.cpp)

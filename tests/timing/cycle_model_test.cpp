@@ -25,6 +25,17 @@ namespace tilelab {
 namespace {
 
 // `source` run by `waves` waves of one workgroup under the cycle model.
+// The micro-benchmarks these tests reproduce loop over their body, so they
+// measure with a warm instruction cache; a snippet runs once.  Timed
+// therefore fetches the whole snippet at its first instruction-cache miss
+// (timing.instruction_prefetch_lines raised to 256 lines, 16 KiB, a quarter
+// of the cache, so that nothing it brings evicts another): the first
+// instruction waits for the code, nothing after it does.
+arch::Arch warm_front_end(arch::Arch a) {
+  a.timing.instruction_prefetch_lines = 256;
+  return a;
+}
+
 struct Timed {
   arch::Arch arch;
   isa::Program program;
@@ -33,8 +44,8 @@ struct Timed {
   std::unique_ptr<timing::CycleModel> model;
 
   Timed(const std::string& source, const std::string& mcpu = "gfx950", int threads = 64, std::uint32_t lds = 65536,
-        std::optional<arch::Arch> with = std::nullopt)
-      : arch(with ? *with : arch::load_arch(mcpu)) {
+        std::optional<arch::Arch> with = std::nullopt, bool warm = true)
+      : arch(warm ? warm_front_end(with ? *with : arch::load_arch(mcpu)) : (with ? *with : arch::load_arch(mcpu))) {
     isa::Decoder decoder(mcpu);
     program = decoder.decode_bytes(test::assemble(source + "\ns_endpgm\n", mcpu), 0, "snippet", 0);
     e = std::make_unique<emu::Emulator>(program, arch, lds);
@@ -126,7 +137,7 @@ TEST(CycleModel, DependentMfmaChainCostsPassesTimesFour) {
     for (std::size_t i = 1; i < mfmas.size(); ++i) ASSERT_EQ(mfmas[i].issue - mfmas[i - 1].issue, static_cast<std::uint64_t>(c.cycles)) << i;
     EXPECT_EQ(mfmas.back().complete - mfmas.back().issue, static_cast<std::uint64_t>(c.cycles));
     EXPECT_EQ(r.hazard_count, 0u);
-    EXPECT_EQ(r.events[0].reason, timing::Reason::none);
+    EXPECT_EQ(r.events[0].reason, timing::Reason::idle);  // the first instruction waits for its cold line
     EXPECT_EQ(mfmas[1].reason, timing::Reason::busy_mfma);  // waited for the matrix core, not for data
   }
 }
@@ -166,6 +177,27 @@ TEST(CycleModel, IndependentMfmaStreamsReachThePeak) {
     EXPECT_NEAR(per_clock, c.flops_per_clock, 0.02 * c.flops_per_clock);
     EXPECT_EQ(r.hazard_count, 0u);
   }
+}
+
+// A cold start: the first instruction of the only wave waits for its line
+// from HBM.  One CU, so one XCD: the 64 B line's chip request misses the L2
+// and the MALL; HBM's channel moves 64 B at 35.78 B/clk (2 clocks, the
+// slowest of link, MALL channel and HBM channel), so the line is at the
+// L1 side at 2 + hbm_latency - l1_latency = 2 + 643 - 120 = 525, and the
+// wave's first instruction issues at its SIMD's first visit after that.
+// Each line the wave enters brings the 4 after it: nothing else waits.
+TEST(CycleModel, AColdKernelsFirstInstructionWaitsForItsLine) {
+  Timed t(repeat("v_add_f32 v1, v1, v1", 64), "gfx950", 64, 65536, std::nullopt, /*warm=*/false);
+  const timing::TimingResult& r = t.run();
+  ASSERT_EQ(t.arch.memory.hbm_latency - t.arch.timing.l1_latency, 523);
+  const auto adds = t.events("v_add_f32");
+  ASSERT_EQ(adds.size(), 64u);
+  EXPECT_GE(adds[0].issue, 525u);
+  EXPECT_LT(adds[0].issue, 525u + 4);  // the next visit of wave 0's SIMD
+  EXPECT_EQ(adds[0].reason, timing::Reason::idle);
+  EXPECT_EQ(r.icache_misses, 1u);   // 64 adds of 4 B: 256 B, lines 0-3, all in the first miss's fetch
+  EXPECT_EQ(r.icache_hits, 4u);     // the wave entering lines 1-3 and the s_endpgm's line 4
+  for (std::size_t i = 1; i < adds.size(); ++i) EXPECT_NE(adds[i].reason, timing::Reason::idle) << i;
 }
 
 // ---- LDS ----
@@ -353,13 +385,21 @@ TEST(CycleModel, StreamCopyRunsAtTheHbmBandwidth) {
   const timing::TimingResult& r = model.result();
   ASSERT_EQ(r.cus_used, 2);
   ASSERT_EQ(r.xcds, 2);
-  EXPECT_EQ(r.global_bytes, 2u * 16u * 65536u);
-  EXPECT_EQ(r.chip.ea_read_requests, 16u * 65536u / 128u);
+  // Beside the copy's own lines, each CU's SQC fetched 8 lines of 64 B: the
+  // copy's code runs on lines 0-2, each fetch bringing the 4 lines after it
+  // (timing.instruction_prefetch_lines: lines 0-6; only the first fetch
+  // misses), and the kernel arguments' line.
+  EXPECT_EQ(r.icache_misses, 2u);
+  EXPECT_EQ(r.scalar_cache_misses, 2u);
+  EXPECT_EQ(r.global_bytes, 2u * 16u * 65536u + 2u * 8u * 64u);
+  // They are 5 chip lines (code bytes 0-447 in 4, the arguments in 1) per XCD,
+  // which the first XCD reads from HBM and the second finds in the MALL.
+  EXPECT_EQ(r.chip.ea_read_requests, 16u * 65536u / 128u + 2u * 5u);
   // The writes stay dirty in the L2s until the kernel's end releases them:
   // every written line goes to HBM then, after the copy's reads.
   EXPECT_EQ(r.chip.l2_writebacks, 16u * 65536u / 128u);
   EXPECT_EQ(r.end_writeback_lines, 16u * 65536u / 128u);
-  EXPECT_EQ(r.hbm_bytes, 2u * 16u * 65536u);
+  EXPECT_EQ(r.hbm_bytes, 2u * 16u * 65536u + 5u * 128u);
   EXPECT_NEAR(arch::hbm_sustained_bytes_per_clock(a), 5.0 * (1 - 350.0 / 3900), 1e-9);
   EXPECT_NEAR(static_cast<double>(r.hbm_bytes) / static_cast<double>(r.cycles), 4.55, 0.23);
   EXPECT_EQ(r.limiter(), "HBM");
@@ -705,7 +745,7 @@ TEST(CycleModel, ArchTimingErrorsNameTheFigure) {
   // shorter than its interval.
   EXPECT_NE(error_of(replace_line(text, "hbm_channel_interleave_bytes",
                                   "hbm_channel_interleave_bytes = { value = 384, status = \"assumed\", source = \"x\" }"))
-                .find("x.toml:383: memory.hbm_channel_interleave_bytes: must be a power of two of at least timing.l1_line_bytes"),
+                .find("x.toml:389: memory.hbm_channel_interleave_bytes: must be a power of two of at least timing.l1_line_bytes"),
             std::string::npos);
   EXPECT_NE(error_of(replace_line(text, "hbm_interleave_bytes", "hbm_interleave_bytes = { value = 64, status = \"assumed\", source = \"x\" }"))
                 .find("memory.hbm_interleave_bytes: must be a power of two of at least timing.l1_line_bytes"),
