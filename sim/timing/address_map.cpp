@@ -1,16 +1,24 @@
 #include "sim/timing/address_map.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace tilelab::timing {
 
-std::uint64_t xor_fold(std::uint64_t value, int bits) {
+namespace {
+// An irreducible polynomial over GF(2) of each degree 1-16 (its x^degree
+// term included), the low-weight ones of the standard tables (x^8: AES's).
+constexpr std::uint32_t kIrreducible[17] = {
+    0,       0x3,     0x7,     0xb,     0x13,    0x25,    0x43,    0x83,   0x11b,
+    0x211,   0x409,   0x805,   0x1053,  0x201b,  0x4443,  0x8003,  0x1002d};
+}  // namespace
+
+std::uint64_t gf2_residue(std::uint64_t value, int bits) {
   if (bits <= 0) return 0;
-  if (bits >= 64) return value;
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  std::uint64_t folded = 0;
-  for (; value; value >>= bits) folded ^= value & mask;
-  return folded;
+  const std::uint64_t poly = kIrreducible[bits];
+  for (int top = static_cast<int>(std::bit_width(value)) - 1; top >= bits; --top)
+    if ((value >> top) & 1) value ^= poly << (top - bits);
+  return value;
 }
 
 int unit_bits(int n) {
@@ -20,13 +28,13 @@ int unit_bits(int n) {
 }
 
 namespace {
-// A unit out of `n`: the fold is exact for a power of two; otherwise its
-// wider fold modulo n (close to even for the counts arch files use).
+// A unit out of `n`: the residue for a power of two; otherwise a wider
+// residue modulo n (close to even for the counts arch files use).
 int unit_of(std::uint64_t block, int n) {
   if (n <= 1) return 0;
   const int bits = unit_bits(n);
-  if ((1 << bits) == n) return static_cast<int>(xor_fold(block, bits));
-  return static_cast<int>(xor_fold(block, bits + 8) % static_cast<std::uint64_t>(n));
+  if ((1 << bits) == n) return static_cast<int>(gf2_residue(block, bits));
+  return static_cast<int>(gf2_residue(block, std::min(bits + 8, 16)) % static_cast<std::uint64_t>(n));
 }
 }  // namespace
 
@@ -43,8 +51,8 @@ int AddressMap::hbm_stack(std::uint64_t line) const {
 }
 
 // The channel blocks inside one stack block are spread over the stack's
-// channels; the stack block number is folded in too, so that a stride of
-// whole stack blocks does not keep to one channel of each stack.
+// channels; the higher address bits count too, so that a stride of whole
+// stack blocks does not keep to one channel of each stack.
 int AddressMap::channel_in_stack(std::uint64_t line) const {
   const std::uint64_t address = line * static_cast<std::uint64_t>(line_bytes_);
   return unit_of(address / channel_block_, per_stack_);

@@ -674,7 +674,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   if (chip) {
     for (const arch::TimingFigure& f : arch_.memory.figures)
       if (f.status == arch::Status::kAssumed) r.assumptions.push_back("memory." + f.name + " (" + f.source + ")");
-    r.assumptions.push_back("where a line lives (L2 channel, HBM stack and channel, MALL channel) is an XOR fold of its address, and the cache set index tilelab's (the hardware's hashes are not public)");
+    r.assumptions.push_back("where a line lives (L2 channel, HBM stack and channel, MALL channel) is Rau's pseudo-random interleave of its address (address_map.hpp), and the cache set index tilelab's (the hardware's hashes are not public)");
     r.assumptions.push_back("the MALL keeps every line it reads from HBM (its allocation policy is not public)");
     r.assumptions.push_back("workgroup i runs on XCD i mod " + std::to_string(r.xcds) +
                             " [I], on the first of its CUs with room; CUs advance together in 256-clock quanta");
