@@ -5,7 +5,8 @@ at the powers of two from 1024 to 65536, timed by `tilelab sweep` of
 tools/reference/sweeps/stride_{bf16,mxfp4}.toml.  Prints one markdown table
 per sweep: each shape's time, its time per unit of work (µs per 2·M·N·K
 TFLOP, so that shapes of different size compare), and the change in that
-from the previous shape of its series, the neighbours around 16384 marked.
+from the previous shape of its series (in bold between the neighbours
+around 16384, the steps the issue bounds at 10%).
 
 usage: stride_sweep.py [BF16.json MXFP4.json]   (without them, runs both sweeps: ~8 min on 2 cores)
 """
@@ -37,13 +38,15 @@ def table(sweep):
     print("| series | M | N | K | µs | µs per TFLOP of work | change from the previous |")
     print("|---|---|---|---|---|---|---|")
     for label, series in (("K", k_series), ("N", n_series)):
-        prev = None
+        prev, prev_near = None, False
         for shape, us in series:
             per = us / (2.0 * shape["M"] * shape["N"] * shape["K"] / 1e12)
+            near = 16000 <= shape[label] <= 16700  # the neighbours around 16384
             change = "" if prev is None else f"{100 * (per / prev - 1):+.1f}%"
-            mark = " (neighbour)" if 16000 <= shape[label] <= 16700 else ""
-            print(f"| {label} | {shape['M']} | {shape['N']} | {shape['K']} | {us:.1f} | {per:.1f} | {change}{mark} |")
-            prev = per
+            if near and prev_near:
+                change = f"**{change}** (between neighbours)"
+            print(f"| {label} | {shape['M']} | {shape['N']} | {shape['K']} | {us:.1f} | {per:.1f} | {change} |")
+            prev, prev_near = per, near
     print()
 
 
