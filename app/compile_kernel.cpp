@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/spec.hpp"
 #include "sim/isa/code_object.hpp"
 
 #include "generated/kernel_build.hpp"
@@ -141,13 +142,15 @@ std::vector<CompileJob> compile_jobs(const std::string& name, const std::string&
   if (arch == "all") archs = {"gfx950", "gfx942"};
   else if (arch == "gfx950" || arch == "gfx942") archs = {arch};
   else throw std::invalid_argument("--arch: '" + arch + "' is not gfx950, gfx942 or all");
-  std::vector<std::string> names;
+  std::vector<std::string> names, sources;
   std::string known;
   for (const std::string& n : suite_source_names()) {
     known += (known.empty() ? "" : ", ") + n;
+    sources.push_back(n);
     if (name == "all" || name == n) names.push_back(n);
   }
-  if (names.empty()) throw std::invalid_argument("no kernel named '" + name + "' (there are: " + known + ")");
+  if (names.empty())
+    throw std::invalid_argument("no kernel named '" + name + "'" + kernels::did_you_mean(name, sources) + " (there are: " + known + ")");
   std::vector<CompileJob> jobs;
   for (const std::string& a : archs)
     for (const std::string& n : names) {

@@ -125,6 +125,7 @@ Json timing_json(const TimedRun& t) {
                  {"mall_hits", r.chip.mall_hits},
                  {"mall_misses", r.chip.mall_misses},
                  {"hbm_bytes", r.hbm_bytes},
+                 {"mall_hbm_estimated", r.chip_fetches_estimated},  // the chip's, estimated from a scaled run (fetch_footprint.hpp)
                  {"utilisation",
                   {{"l2", r.level_utilisation(r.l2_busy, r.l2_channels)},
                    {"fabric", r.level_utilisation(r.fabric_busy, r.fabric_links)},

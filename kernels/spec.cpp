@@ -76,13 +76,40 @@ const std::vector<KernelSpec>& all_specs() {
   return specs;
 }
 
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& names) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  const std::size_t limit = std::max<std::size_t>(1, name.size() / 4);
+  const std::string* best = nullptr;
+  std::size_t best_distance = limit + 1;
+  for (const std::string& n : names) {
+    const std::size_t d = distance(name, n);
+    if (d < best_distance) best = &n, best_distance = d;
+  }
+  return best ? " (did you mean '" + *best + "'?)" : "";
+}
+
 const KernelSpec& find_spec(const std::string& name) {
-  std::string names;
+  std::string listed;
+  std::vector<std::string> names;
   for (const auto& s : all_specs()) {
     if (s.name == name) return s;
-    names += (names.empty() ? "" : ", ") + s.name;
+    listed += (listed.empty() ? "" : ", ") + s.name;
+    names.push_back(s.name);
   }
-  throw std::invalid_argument("no kernel named '" + name + "' (there are: " + names + ")");
+  throw std::invalid_argument("no kernel named '" + name + "'" + did_you_mean(name, names) + " (there are: " + listed + ")");
 }
 
 namespace {

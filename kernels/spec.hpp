@@ -129,6 +129,11 @@ struct KernelSpec {
 const std::vector<KernelSpec>& all_specs();
 const KernelSpec& find_spec(const std::string& name);
 
+// " (did you mean 'gemm_bf16'?)" when one of `names` is a few edits from
+// `name` (Levenshtein distance at most max(1, name's length / 4), counting
+// case changes), the nearest one, the first of equals; "" when none is.
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& names);
+
 // A template's compile-time parameters by name: TILE_M = 256 is what
 // `tilelab compile --params TILE_M=256` passes as -DTL_TILE_M=256.
 using TemplateParams = std::map<std::string, std::int64_t>;

@@ -27,8 +27,9 @@
 //               B: MFMA   Sᵀ_j = K_j·Qᵀ, Oᵀ += V_{j-1}·P_{j-1}   (s_setprio 1)
 //
 // so on every SIMD one wave issues MFMAs while its partner does the softmax
-// (exp2, max, sums, bf16 packing) and the global->LDS staging of the next
-// tile: the softmax VALU work of one KV tile overlaps the MFMA work of
+// (exp2, max, sums, bf16 packing) and the staging of the next tile (its
+// chunks fetched into registers two phases earlier are written to LDS, and
+// the tile after it is fetched): the softmax VALU work of one KV tile overlaps the MFMA work of
 // another.  The MFMA wave raises its priority so the matrix core is fed first
 // and the VALU wave fills the remaining issue slots.  Staging hazards: K_{j+1}
 // goes to stage (j+1)%2 in phase 2j+1, whose last reader (K_{j-1}) was in
@@ -130,24 +131,53 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
   const int kv_end = causal ? (S < q_block + kTileQ ? S : q_block + kTileQ) : S;
   const int tiles = kv_end / kTileKV;
 
-  // Staging by one group (256 threads): K chunk c is row c/(D/8), unit c%(D/8);
-  // V chunk c is key c%64, elements 8*(c/64)..+8, scattered into Vt's rows.
-  auto stage_k = [&](int tile, int stage) {
-#pragma unroll
-    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
-      const int n = c / (D / 8), u = c % (D / 8);
-      const tl::u32x4 v = *reinterpret_cast<const tl::u32x4*>(K + head + (long)(tile * kTileKV + n) * D + 8 * u);
-      *reinterpret_cast<tl::u32x4*>(lds + Lds<D>::k_offset(stage, n, u)) = v;
-    }
+  // Staging by one group (256 threads): fetch loads a tile's chunks into
+  // registers, store writes them into LDS.  With the prefetch the two are a
+  // phase apart, so the global loads of the next tile are in flight while
+  // the group computes, instead of being waited out inside a phase; it holds
+  // a thread's chunks of one K and one V tile in registers, so it is used
+  // where that is at most 4 of each (32 VGPRs: 128 query rows with 64-key
+  // tiles; a 128-key tile's 8 + 8 spilled).  K chunk c is row c/(D/8), unit
+  // c%(D/8); V chunk c is key c%kTileKV, elements 8*(c/kTileKV)..+8,
+  // scattered into Vt's rows.
+  constexpr int kChunks = kTileKV * D / 8 / kGroupThreads;  // per thread, of K and of V
+  static_assert(kChunks * kGroupThreads == kTileKV * D / 8, "a group stages a KV tile in whole 16-byte chunks");
+  constexpr bool kPrefetch = kChunks <= 4;
+  constexpr int kHeld = kPrefetch ? kChunks : 0;  // chunks held in registers between phases
+  tl::u32x4 k_regs[kHeld > 0 ? kHeld : 1];
+  tl::bf16x8 v_regs[kHeld > 0 ? kHeld : 1];
+  auto load_k_chunk = [&](int tile, int r) {
+    const int c = gt + r * kGroupThreads, n = c / (D / 8), u = c % (D / 8);
+    return *reinterpret_cast<const tl::u32x4*>(K + head + (long)(tile * kTileKV + n) * D + 8 * u);
   };
-  auto stage_v = [&](int tile, int stage) {
+  auto store_k_chunk = [&](int stage, int r, const tl::u32x4& v) {
+    const int c = gt + r * kGroupThreads, n = c / (D / 8), u = c % (D / 8);
+    *reinterpret_cast<tl::u32x4*>(lds + Lds<D>::k_offset(stage, n, u)) = v;
+  };
+  auto load_v_chunk = [&](int tile, int r) {
+    const int c = gt + r * kGroupThreads, n = c % kTileKV, d0 = 8 * (c / kTileKV);
+    return *reinterpret_cast<const tl::bf16x8*>(V + head + (long)(tile * kTileKV + n) * D + d0);
+  };
+  auto store_v_chunk = [&](int stage, int r, const tl::bf16x8& v) {
+    const int c = gt + r * kGroupThreads, n = c % kTileKV, d0 = 8 * (c / kTileKV);
 #pragma unroll
-    for (int c = gt; c < kTileKV * D / 8; c += kGroupThreads) {
-      const int n = c % kTileKV, d0 = 8 * (c / kTileKV);
-      const tl::bf16x8 v = *reinterpret_cast<const tl::bf16x8*>(V + head + (long)(tile * kTileKV + n) * D + d0);
+    for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds<D>::vt_offset(stage, d0 + e, n)) = v[e];
+  };
+  auto fetch_k = [&](int tile) {
 #pragma unroll
-      for (int e = 0; e < 8; ++e) *reinterpret_cast<tl::bf16*>(lds + Lds<D>::vt_offset(stage, d0 + e, n)) = v[e];
-    }
+    for (int r = 0; r < kHeld; ++r) k_regs[r] = load_k_chunk(tile, r);
+  };
+  auto store_k = [&](int stage) {
+#pragma unroll
+    for (int r = 0; r < kHeld; ++r) store_k_chunk(stage, r, k_regs[r]);
+  };
+  auto fetch_v = [&](int tile) {
+#pragma unroll
+    for (int r = 0; r < kHeld; ++r) v_regs[r] = load_v_chunk(tile, r);
+  };
+  auto store_v = [&](int stage) {
+#pragma unroll
+    for (int r = 0; r < kHeld; ++r) store_v_chunk(stage, r, v_regs[r]);
   };
 
   tl::f32x4 o[D / 16];  // Oᵀ: lane l holds O[my_q][16db + 4g .. +4]
@@ -192,16 +222,28 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
   // The softmax of tile j: new running max, rescale of l and Oᵀ, P_j in bf16.
   auto softmax_phase = [&](int j) {
     float x[4 * kKeyBlocks], tile_max = -__builtin_inff();
+    // The mask costs a compare and a select per score: only a tile with a key
+    // past the wave's first query needs it (the diagonal's; a uniform branch).
+    const bool masked = causal && j * kTileKV + kTileKV - 1 > q_block + 16 * wave;
+    if (masked) {
 #pragma unroll
-    for (int nb = 0; nb < kKeyBlocks; ++nb)
+      for (int nb = 0; nb < kKeyBlocks; ++nb)
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const int key = j * kTileKV + 16 * nb + 4 * g + r;
-        float v = s[nb][r] * scale_log2;
-        if (causal && key > my_q) v = -__builtin_inff();
-        x[4 * nb + r] = v;
-        tile_max = __builtin_fmaxf(tile_max, v);
-      }
+        for (int r = 0; r < 4; ++r) {
+          const int key = j * kTileKV + 16 * nb + 4 * g + r;
+          const float v = key > my_q ? -__builtin_inff() : s[nb][r] * scale_log2;
+          x[4 * nb + r] = v;
+          tile_max = __builtin_fmaxf(tile_max, v);
+        }
+    } else {
+#pragma unroll
+      for (int nb = 0; nb < kKeyBlocks; ++nb)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          x[4 * nb + r] = s[nb][r] * scale_log2;
+          tile_max = __builtin_fmaxf(tile_max, x[4 * nb + r]);
+        }
+    }
     tile_max = __builtin_fmaxf(tile_max, tl::shuffle_xor(tile_max, 16));
     tile_max = __builtin_fmaxf(tile_max, tl::shuffle_xor(tile_max, 32));
     const float m_new = __builtin_fmaxf(m, tile_max);
@@ -225,15 +267,60 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
       for (int q = 0; q < 8; ++q) p[kc][q] = (tl::bf16)x[4 * (2 * kc + q / 4) + q % 4];
   };
 
-  if (group == 0) stage_k(0, 0);
+  // With the prefetch, past the last tile a fetch loads the last one again
+  // (unused): loads issued on every path keep the staged registers one
+  // value, where a fetch under a condition made the compiler copy them and
+  // wait for the loads at the copy.
+  const auto last = [tiles](int tile) { return tile < tiles ? tile : tiles - 1; };
+  // Without the prefetch: load four chunks, store them, and so on (four
+  // loads in flight).
+  auto copy_in_batches = [&](auto load, auto store) {
+    constexpr int kBatch = kChunks < 4 ? kChunks : 4;
+#pragma unroll 1
+    for (int r0 = 0; r0 < kChunks; r0 += kBatch) {
+      decltype(load(0)) v[kBatch];
+#pragma unroll
+      for (int r = 0; r < kBatch; ++r) v[r] = load(r0 + r);
+#pragma unroll
+      for (int r = 0; r < kBatch; ++r) store(r0 + r, v[r]);
+    }
+  };
+  auto stage_k = [&](int tile) {  // K_tile into stage tile%2 (prefetched: and the next one fetched)
+    if constexpr (kPrefetch) {
+      store_k(tile & 1);
+      fetch_k(last(tile + 1));
+    } else {  // four chunks at a time (all unrolled, every load was hoisted and the registers spilled)
+      copy_in_batches([&](int r) { return load_k_chunk(tile, r); }, [&](int r, const tl::u32x4& v) { store_k_chunk(tile & 1, r, v); });
+    }
+  };
+  auto stage_v = [&](int tile) {  // V_tile into stage tile%2 (likewise)
+    if constexpr (kPrefetch) {
+      store_v(tile & 1);
+      fetch_v(last(tile + 1));
+    } else {
+      copy_in_batches([&](int r) { return load_v_chunk(tile, r); }, [&](int r, const tl::bf16x8& v) { store_v_chunk(tile & 1, r, v); });
+    }
+  };
+
+  // The prologue: K_0 in LDS; with the prefetch K_1 and V_0 in flight.
+  if (group == 0) {
+    if constexpr (kPrefetch) {
+      fetch_k(0);
+      stage_k(0);
+    } else {
+      stage_k(0);
+    }
+  } else if constexpr (kPrefetch) {
+    fetch_v(0);
+  }
   __syncthreads();
 #if !TL_PINGPONG
   for (int j = 0; j <= tiles; ++j) {
     mfma_phase(j);  // reads K_j (stage j%2) and V_{j-1} (stage (j-1)%2)
     __syncthreads();
     if (j < tiles) softmax_phase(j);
-    if (group == 0 && j + 1 < tiles) stage_k(j + 1, (j + 1) & 1);  // last read: K_{j-1}
-    if (group == 1 && j < tiles) stage_v(j, j & 1);                  // last read: V_{j-2}
+    if (group == 0 && j + 1 < tiles) stage_k(j + 1);  // last read: K_{j-1}
+    if (group == 1 && j < tiles) stage_v(j);          // last read: V_{j-2}
     __syncthreads();
   }
 #else
@@ -243,13 +330,13 @@ __device__ void attention(tl::bf16* __restrict__ O, float* __restrict__ lse, con
       mfma_phase(j);
     } else {
       if (j > 0) softmax_phase(j - 1);
-      if (j < tiles) stage_v(j, j & 1);
+      if (j < tiles) stage_v(j);
     }
     __syncthreads();
     // phase 2j+1
     if (group == 0) {
       if (j < tiles) softmax_phase(j);
-      if (j + 1 < tiles) stage_k(j + 1, (j + 1) & 1);
+      if (j + 1 < tiles) stage_k(j + 1);
     } else {
       mfma_phase(j);
     }

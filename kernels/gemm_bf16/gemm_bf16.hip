@@ -21,28 +21,35 @@
 // Sw<2,4,3>, costs 128 cycles per tile read on gfx942); the unswizzled tile
 // costs 192 (gfx950) / 384 (gfx942) conflict cycles per tile read.
 //
-// Workgroup order (the `group_m` argument; the host passes 0): 0 keeps the
-// grid's own order (workgroup (x, y) computes tile column x of tile row y,
-// row-major, and the hardware deals linear ids to the 8 XCDs in turn).  G > 0
-// first gives each XCD a contiguous run of tile ids (linear id w on XCD w % 8
-// takes id (w % 8) * (n / 8) + w / 8 when the n workgroups divide by 8: the chunked remap of
-// HipKittens' grid experiment) and then walks the tiles G tile rows at a time,
-// column by column inside a group (Triton's GROUP_M order), so that the
-// workgroups an XCD runs together share rows of A and columns of B in its L2.
+// Workgroup order (the `group_m` and `xcd_chunk` arguments; the host passes
+// 0, 0): group_m 0 keeps the grid's own order (workgroup (x, y) computes tile
+// column x of tile row y, row-major, and the hardware deals linear ids to the
+// 8 XCDs in turn).  G > 0 is HipKittens' Algorithm 1 (arXiv 2511.08083):
+// first an XCD grouping gives C consecutive tile ids to each XCD in turn
+// (linear id w on XCD x = w % 8 takes id (l / C) * 8C + x * C + l % C with
+// l = w / 8; ids from the last whole multiple of 8C on keep their own), C =
+// xcd_chunk, or n / 8 when it is 0 and the n workgroups divide by 8 (one
+// contiguous eighth of the grid per XCD); then a walk in windows of G tile
+// rows, row fast inside a window and column slow (Triton's GROUP_M order),
+// so that the workgroups an XCD runs together share rows of A and columns of
+// B in its L2.
 // Spec: spec.cpp.
 // Shapes: M % 128 == 0, N % 128 == 0, K % 64 == 0 (the gemm_256 variant: M, N % 256).
 #include "kernels/gemm_bf16/gemm_tile.hpp"
 
 extern "C" __global__ __launch_bounds__(gemm_bf16_tile::kThreads) void gemm_bf16(
     tl::bf16* __restrict__ C, const tl::bf16* __restrict__ A, const tl::bf16* __restrict__ B, int M, int N, int K,
-    int group_m TL_WAVE_STAMPS_PARAM) {
+    int group_m, int xcd_chunk TL_WAVE_STAMPS_PARAM) {
   TL_WAVE_STAMPS();
   int tile_row = blockIdx.y, tile_col = blockIdx.x;
   if (group_m > 0) {
     const int cols = N / gemm_bf16_tile::kTileN, rows = M / gemm_bf16_tile::kTileM, n = cols * rows;  // the grid
     const int w = blockIdx.y * cols + blockIdx.x;
     constexpr int kXcds = 8;
-    const int id = n % kXcds == 0 ? (w % kXcds) * (n / kXcds) + w / kXcds : w;
+    const int chunk = xcd_chunk > 0 ? xcd_chunk : (n % kXcds == 0 ? n / kXcds : 0);
+    const int remapped = chunk > 0 ? n / (kXcds * chunk) * (kXcds * chunk) : 0;  // ids below it are regrouped
+    const int local = w / kXcds;
+    const int id = w < remapped ? local / chunk * (kXcds * chunk) + (w % kXcds) * chunk + local % chunk : w;
     const int per_group = group_m * cols;
     const int first_row = (id / per_group) * group_m;
     const int group_rows = rows - first_row < group_m ? rows - first_row : group_m;

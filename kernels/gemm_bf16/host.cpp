@@ -1,7 +1,7 @@
 // gemm_bf16's host: C (M x N, bf16) = A (M x K, row-major) x B (stored N x K);
 // one 256-work-item workgroup per 128 x 128 tile of C, grid (N / 128,
-// M / 128); arguments (C, A, B, M, N, K, group_m = 0: the grid's own
-// workgroup order; launch files set other orders, gemm_bf16.hip).
+// M / 128); arguments (C, A, B, M, N, K, group_m = 0, xcd_chunk = 0: the
+// grid's own workgroup order; launch files set other orders, gemm_bf16.hip).
 #include "kernels/gemm_bf16/reference.hpp"
 #include "kernels/host.hpp"
 
@@ -17,7 +17,7 @@ HostLaunch gemm_bf16_host(hw::Device& d, const std::vector<long long>& shape, st
   l.grid = {static_cast<unsigned>(N / 128), static_cast<unsigned>(M / 128), 1};
   l.block = {256, 1, 1};
   l.arguments = {d_c, d_a, d_b, static_cast<std::uint32_t>(M), static_cast<std::uint32_t>(N),
-                 static_cast<std::uint32_t>(K), std::uint32_t{0}};
+                 static_cast<std::uint32_t>(K), std::uint32_t{0}, std::uint32_t{0}};
   l.flops = 2.0 * M * N * static_cast<double>(K);
   l.bytes = 2.0 * (static_cast<double>(M) * K + static_cast<double>(N) * K + static_cast<double>(c_n));
   l.check = [&d, d_c, c_n, A, B, M, N, K] {

@@ -22,6 +22,12 @@ std::uint64_t GlobalMemory::allocate(std::size_t bytes, std::string name) {
   return buffers_.back().base;
 }
 
+std::vector<GlobalMemory::Extent> GlobalMemory::extents() const {
+  std::vector<Extent> out;
+  for (const Buffer& b : buffers_) out.push_back({b.base, b.data.size()});
+  return out;
+}
+
 const std::uint8_t* GlobalMemory::find(std::uint64_t address, std::size_t bytes) const {
   auto inside = [&](const Buffer& b) {
     return address >= b.base && address - b.base <= b.data.size() && bytes <= b.data.size() - (address - b.base);

@@ -23,6 +23,11 @@ class GlobalMemory {
   void write(std::uint64_t address, const void* data, std::size_t bytes);
   void read(std::uint64_t address, void* data, std::size_t bytes) const;
   std::size_t buffers() const { return buffers_.size(); }
+  // Each buffer's [base, base + bytes), in ascending base.
+  struct Extent {
+    std::uint64_t base = 0, bytes = 0;
+  };
+  std::vector<Extent> extents() const;
 
   // The host pointer of [address, address + bytes), or nullptr when that
   // range is not inside one buffer.  Safe from several threads at once (the

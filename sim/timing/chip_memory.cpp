@@ -105,6 +105,7 @@ LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
       const std::size_t way = set + static_cast<std::size_t>(w);
       last_use_[way] = clock_;
       Fill& f = fills_[way];
+      if (dirty && !f.dirty) ++dirtied_;
       f.dirty = f.dirty || dirty;
       return {true, false, 0, f.asked, f.ready, way};
     }
@@ -119,6 +120,7 @@ LineCache::Outcome LineCache::access(std::uint64_t line, bool dirty) {
   tags_[way] = line + 1;
   last_use_[way] = clock_;
   fills_[way] = Fill{0, 0, dirty};
+  if (dirty) ++dirtied_;
   o.way = way;
   return o;
 }
@@ -243,6 +245,7 @@ std::uint64_t ChipMemory::from_memory(int xcd, std::uint64_t cycle, std::uint64_
     return merged_with_fill(o, cycle, t + static_cast<std::uint64_t>(m_.mall_latency - l1_latency_));
   }
   ++c.mall_misses;
+  if (footprint_) footprint_->fetched(line);
   c.hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   windows_.at(xcd, cycle).hbm_bytes += static_cast<std::uint64_t>(line_bytes_);
   t = std::max(t, hbm_of(line).reserve(cycle, line_bytes_));
@@ -325,6 +328,12 @@ std::pair<std::uint64_t, std::uint64_t> ChipMemory::write_back_at_end(std::uint6
     for (std::uint64_t i = dirty.size(); static_cast<double>(i) < wanted; ++i) write(i);
   }
   return {done, lines};
+}
+
+std::uint64_t ChipMemory::l2_lines_dirtied() const {
+  std::uint64_t n = 0;
+  for (const Xcd& x : xcds_) n += x.l2.dirtied();
+  return n;
 }
 
 ChipCounters ChipMemory::counters() const {

@@ -19,6 +19,7 @@
 
 #include "sim/arch/arch.hpp"
 #include "sim/timing/address_map.hpp"
+#include "sim/timing/fetch_footprint.hpp"
 #include "sim/timing/vector_memory.hpp"
 
 namespace tilelab::timing {
@@ -68,6 +69,9 @@ class LineCache {
   std::vector<std::uint64_t> take_dirty();
   std::uint64_t valid_lines() const;
   bool holds(std::uint64_t line) const;
+  // Lines made dirty (a clean or new line written): each is written back
+  // once, evicted or at the kernel's end.
+  std::uint64_t dirtied() const { return dirtied_; }
 
  private:
   // Each way's state in three arrays, so that a lookup reads a set's tags
@@ -95,7 +99,7 @@ class LineCache {
   Zeroed<std::uint64_t> tags_;      // the line + 1; 0: empty
   Zeroed<std::uint64_t> last_use_;  // 0: never (an empty way is the first victim)
   Zeroed<Fill> fills_;
-  std::uint64_t clock_ = 0;
+  std::uint64_t clock_ = 0, dirtied_ = 0;
 };
 
 // The cycle a request made at `cycle` that hit the line of `o` has its data:
@@ -168,7 +172,11 @@ class ChipMemory {
   // held are spread over the stacks.
   std::pair<std::uint64_t, std::uint64_t> write_back_at_end(std::uint64_t cycle, double dirty_scale = 1);
   const CounterWindows& windows() const { return windows_; }
+  // Every line read from HBM from now on is also reported to `f` (a scaled
+  // run's estimate of the chip's fetches: fetch_footprint.hpp); nullptr stops it.
+  void track_fetches(FetchFootprint* f) { footprint_ = f; }
   std::uint64_t l2_lines() const;  // of one XCD's L2
+  std::uint64_t l2_lines_dirtied() const;  // summed over the L2s (LineCache::dirtied)
   bool l2s_filled(double fraction) const;  // every L2 holds at least that share of its lines
 
  private:
@@ -191,6 +199,7 @@ class ChipMemory {
   std::vector<ChipCounters> xcd_counters_;  // each XCD's traffic (the MALL's and HBM's by the XCD asking)
   CounterWindows windows_;                  // the same over time
   std::uint64_t bytes_beyond_l1_ = 0;
+  FetchFootprint* footprint_ = nullptr;
 };
 
 // One CU's way into the chip: its XCD's L2.

@@ -174,12 +174,9 @@ std::uint64_t CycleModel::ComputeUnit::smem_timing(std::uint64_t c) {
   return data.finish(static_cast<std::uint64_t>(t_.smem_latency));
 }
 
-// Code lives at kCodeBase + its offset in the code object (no buffer is
-// there): its lines meet the kernel's data in the L2, the MALL and HBM.
-// A wave whose next instruction is on a new instruction-cache line asks for
+// Code lives at kCodeBase + its offset in the code object (sqc.hpp).  A wave whose next instruction is on a new instruction-cache line asks for
 // it when it issues the one before (or, its first, when it is placed).
 void CycleModel::ComputeUnit::fetch_instruction(Wave& w, std::uint32_t index, std::uint64_t c) {
-  constexpr std::uint64_t kCodeBase = std::uint64_t{0x7f} << 40;
   const std::uint64_t address = kCodeBase + e_.program().instructions[index].pc;
   const std::uint64_t line = address / static_cast<std::uint64_t>(t_.sqc_line_bytes);
   if (line == w.fetch_line) return;

@@ -20,6 +20,8 @@
 #include "sim/lds/occupancy.hpp"
 #include "sim/timing/instruction_timing.hpp"
 #include "sim/timing/chip_memory.hpp"
+#include "sim/timing/fetch_footprint.hpp"
+#include "sim/timing/sqc.hpp"
 #include "sim/timing/vector_memory.hpp"
 
 namespace tilelab::timing {
@@ -109,6 +111,58 @@ void scale_totals(TimingResult& r, double counts, double busy) {
   r.wave_cycles = stretched(r.wave_cycles);
   r.issue_cycles = stretched(r.issue_cycles);
   for (std::uint64_t& x : r.stall_cycles) x = stretched(x);
+}
+
+// A scaled run's MALL and HBM counters for the chip.  Scaling the lines the
+// simulated part read from HBM counts a line that several XCDs (or rounds)
+// read once for each; FetchFootprint estimates the chip's fetches, and the
+// rest are the MALL hits the other XCDs would have had.  Called after
+// scale_totals, before the kernel-end write-back is added.
+void estimate_chip_fetches(TimingResult& r, const FetchFootprint& f, double scale, int line_bytes) {
+  const std::uint64_t misses = std::min(r.chip.mall_misses, f.chip_fetches(scale));
+  const std::uint64_t served = r.chip.mall_misses - misses;
+  const std::uint64_t bytes = std::min(r.chip.hbm_bytes, served * static_cast<std::uint64_t>(line_bytes));
+  r.chip.mall_misses = misses;
+  r.chip.mall_hits += served;
+  r.chip.hbm_bytes -= bytes;
+  r.hbm_bytes -= std::min(r.hbm_bytes, bytes);
+  r.chip_fetches_estimated = true;
+  for (Counter& k : r.counters) {
+    if (k.name == "MALL_HIT") k.value = static_cast<double>(r.chip.mall_hits);
+    if (k.name == "MALL_MISS") k.value = static_cast<double>(r.chip.mall_misses);
+    if (k.name == "HBM_BYTES") k.value = static_cast<double>(r.chip.hbm_bytes);
+  }
+}
+
+// A fast-forwarded run's write-back counters: every line the simulated part
+// made dirty is written back once (evicted, or at the end), so the whole grid
+// writes back `scale` times as many.  The end's write-back (the time) holds
+// only what the L2s can; the lines the untimed rounds evicted are added here,
+// to the counters only (their time is in the rounds' extrapolated rate).
+void estimate_chip_write_backs(TimingResult& r, const ChipMemory& chip, double scale, int line_bytes) {
+  const std::uint64_t lines = static_cast<std::uint64_t>(std::llround(static_cast<double>(chip.l2_lines_dirtied()) * scale));
+  if (lines <= r.chip.l2_writebacks) return;
+  const std::uint64_t more = lines - r.chip.l2_writebacks, bytes = more * static_cast<std::uint64_t>(line_bytes);
+  r.chip.l2_writebacks += more;
+  r.chip.ea_write_requests += more;
+  r.chip.hbm_bytes += bytes;
+  r.hbm_bytes += bytes;
+  for (Counter& k : r.counters) {
+    if (k.name == "TCC_WRITEBACK" || k.name == "TCC_EA0_WRREQ") k.value += static_cast<double>(more);
+    if (k.name == "HBM_BYTES") k.value += static_cast<double>(bytes);
+  }
+}
+
+// The lines of the kernel's buffers and of its code, in the chip's lines.
+std::vector<LineRange> fetch_ranges(const emu::GlobalMemory& memory, const isa::Program& program, int line_bytes) {
+  const std::uint64_t line = static_cast<std::uint64_t>(line_bytes);
+  auto range = [line](std::uint64_t base, std::uint64_t bytes) {
+    return LineRange{base / line, bytes ? (base + bytes - 1) / line - base / line + 1 : 0};
+  };
+  std::vector<LineRange> out;
+  for (const emu::GlobalMemory::Extent& x : memory.extents()) out.push_back(range(x.base, x.bytes));
+  if (!program.instructions.empty()) out.push_back(range(kCodeBase, program.instructions.back().pc + 16));
+  return out;
 }
 
 // GRBM_GUI_ACTIVE: the dispatch's cycles once per XCD (hw-facts: one per XCC).
@@ -416,6 +470,9 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   r.memory_share = arch::memory_bytes_per_clock_per_cu(arch_, static_cast<double>(busy_cus));
   std::unique_ptr<ChipMemory> chip_memory =
       chip ? std::make_unique<ChipMemory>(arch_, simulated_xcds, 1.0 / (xcds / simulated_xcds)) : nullptr;
+  std::unique_ptr<FetchFootprint> footprint =
+      chip ? std::make_unique<FetchFootprint>(fetch_ranges(memory, e.program(), arch_.timing.l1_line_bytes)) : nullptr;
+  if (chip) chip_memory->track_fetches(footprint.get());
   std::vector<std::unique_ptr<ComputeUnit>> units;
   std::vector<int> queue_of;  // per simulated CU, the queue it takes from
   for (int cu = 0; cu < cus; ++cu) {
@@ -639,6 +696,7 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
     if (sampled) r.sampled_xcds = simulated_xcds;
     r.workgroups = n;
     scale_totals(r, static_cast<double>(n) / ran, static_cast<double>(workgroups_total_) / ran);
+    if (chip) estimate_chip_fetches(r, *footprint, static_cast<double>(n) / ran, arch_.timing.l1_line_bytes);
     const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
     r.waves = n * ((threads + static_cast<std::uint64_t>(arch_.wave_size) - 1) / static_cast<std::uint64_t>(arch_.wave_size));
   }
@@ -646,6 +704,8 @@ emu::Scheduler::Ran CycleModel::dispatch(emu::Emulator& e, emu::GlobalMemory& me
   if (chip) {  // a fast-forwarded run's L2s hold the dirty lines of the rounds it timed: scaled to the rounds it did not
     add_end_write_back(r, *chip_memory, sampled ? static_cast<double>(xcds) / simulated_xcds : 1.0, arch_.timing.l1_line_bytes,
                        end_extrapolated ? static_cast<double>(workgroups_total_) / std::max(1.0, ran_workgroups) : 1.0);
+    if (end_extrapolated)
+      estimate_chip_write_backs(r, *chip_memory, static_cast<double>(n) / std::max(1.0, ran_workgroups), arch_.timing.l1_line_bytes);
     r.counter_window = chip_memory->windows().width();
     r.xcd_windows = chip_memory->windows().per_xcd();
   }

@@ -135,6 +135,10 @@ struct TimingResult {
   int sampled_xcds = 0;
   std::uint64_t simulated_workgroups = 0;
   double sample_scale = 1;
+  // A scaled run (sampled or fast-forwarded): the MALL and HBM counters are
+  // the chip's estimated from the simulated part's fetches (fetch_footprint.hpp),
+  // not its own fetches scaled.
+  bool chip_fetches_estimated = false;
   // Fast-forward (sampled runs of regular grids): the cycle the simulation
   // stopped at and the rounds it timed; `cycles` is then extrapolated.
   std::uint64_t simulated_cycles = 0;

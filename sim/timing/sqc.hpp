@@ -19,6 +19,11 @@
 
 namespace tilelab::timing {
 
+// Where a kernel's code lives in the chip's address space: at kCodeBase plus
+// its offset in the code object (no buffer is there).  Its lines meet the
+// kernel's data in the L2, the MALL and HBM.
+constexpr std::uint64_t kCodeBase = std::uint64_t{0x7f} << 40;
+
 class SqcCache {
  public:
   // `bytes` in `ways`-way sets of `line_bytes` lines; its misses go to the

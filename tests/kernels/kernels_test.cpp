@@ -454,6 +454,21 @@ TEST(AttentionReference, BackwardIsTheGradientOfTheForward) {
   }
 }
 
+// The suggestion for a misspelt name: the nearest within max(1, length / 4)
+// edits, the first of equals; nothing when every name is further.
+TEST(Specs, DidYouMean) {
+  const std::vector<std::string> names = {"gemm_bf16", "gemm_mxfp4", "rmsnorm_bf16", "topk_f32", "topk_bf16"};
+  EXPECT_EQ(kernels::did_you_mean("gemm_f16", names), " (did you mean 'gemm_bf16'?)");     // one insertion
+  EXPECT_EQ(kernels::did_you_mean("rmsnrom_bf16", names), " (did you mean 'rmsnorm_bf16'?)");  // two substitutions
+  EXPECT_EQ(kernels::did_you_mean("topk_f16", names), " (did you mean 'topk_bf16'?)");  // 1 edit, where topk_f32 is 2
+  EXPECT_EQ(kernels::did_you_mean("gemm_", {"gemm_a", "gemm_b"}), " (did you mean 'gemm_a'?)");  // equals: the first
+  EXPECT_EQ(kernels::did_you_mean("nope", {"topk"}), "");  // 2 edits: too many for 4 letters
+  EXPECT_EQ(kernels::did_you_mean("GEMM_BF16", names), "");                        // 8 case edits
+  EXPECT_EQ(kernels::did_you_mean("softmax", names), "");
+  EXPECT_EQ(kernels::did_you_mean("", names), "");
+  EXPECT_EQ(kernels::did_you_mean("gemm_bf16", {}), "");
+}
+
 TEST(Specs, ShapeRules) {
   const KernelSpec& g = find_spec("gemm_bf16");
   EXPECT_EQ(g.shape_violations({512, 512, 512}), "");
@@ -750,7 +765,8 @@ TEST(VariantSpec, RefusesWhatTheTemplateRefuses) {
             "attention_fwd_d64: a causal query block must end on a KV tile: TILE_Q % TILE_KV == 0");
   EXPECT_EQ(message("attention_fwd_d64", {{"TILE_KV", 48}}), "attention_fwd_d64: TILE_KV is 32, 64 or 128");
   EXPECT_EQ(message("rmsnorm_bf16", {}).substr(0, 31), "rmsnorm_bf16 is not a template ");
-  EXPECT_EQ(message("gemm_f16", {}).substr(0, 27), "no kernel named 'gemm_f16' ");
+  EXPECT_EQ(message("gemm_f16", {}).substr(0, 56), "no kernel named 'gemm_f16' (did you mean 'gemm_bf16'?) (");
+  EXPECT_EQ(message("softmax", {}).substr(0, 30), "no kernel named 'softmax' (the");
   EXPECT_TRUE(has_variant_spec("gemm_bf16"));
   EXPECT_FALSE(has_variant_spec("attention_fwd_d256"));
   EXPECT_EQ(message("gemm_mxfp4", {{"TILE_M", 32}, {"TILE_N", 128}, {"WAVES_M", 1}, {"WAVES_N", 4}}),

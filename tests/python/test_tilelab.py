@@ -484,7 +484,7 @@ def test_a_profiled_dispatch_simulated_like_it(tmp_path):
     assert d["shape_from"].startswith("K given, N from the grid x = 2 (N/TILE_N), M from the grid y = 2 (M/TILE_M)")
     r = t.sim(co, launch=template, shape=d["shape"], arch=d["arch"], timing=True, out=store, like="rocprof-3",
               run_id="co")
-    assert r["run_id"] == "co" and r["workgroups"] == 4 and r["shape"].endswith("K=64,M=256,N=256,TILE_M=128,TILE_N=128,WAVES_M=2,WAVES_N=2")
+    assert r["run_id"] == "co" and r["workgroups"] == 4 and r["shape"].endswith("K=64,M=256,N=256,TILE_M=128,TILE_N=128,WAVES_M=2,WAVES_N=2,XCD_CHUNK=0")
     assert r["timing"]["cycles"] == suite["timing"]["cycles"]  # the same code object and shape as the suite's
     assert t.compare(store, "rocprof-3", "co")["b"] == "co"  # no force needed
     f = t.sim(co, launch=template, shape={"M": 128, "N": 128, "K": 64})  # functional: the saved C, M*N bf16

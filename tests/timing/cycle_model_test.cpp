@@ -443,6 +443,22 @@ Sampled sampled_and_full(const std::string& kernel, const std::vector<long long>
   return out;
 }
 
+double rate(std::uint64_t hits, std::uint64_t misses) {
+  return hits + misses ? static_cast<double>(hits) / static_cast<double>(hits + misses) : 0;
+}
+
+// A scaled run's chip counters are the chip's, estimated (fetch_footprint.hpp):
+// the L2 and MALL hit rates within 5 points of the full run's, HBM bytes within 10%.
+void expect_chip_counters_near(const Sampled& s) {
+  const timing::ChipCounters &a = s.sampled.chip, &b = s.full.chip;
+  EXPECT_TRUE(s.sampled.chip_fetches_estimated);
+  EXPECT_FALSE(s.full.chip_fetches_estimated);
+  EXPECT_NEAR(rate(a.l2_hits, a.l2_misses), rate(b.l2_hits, b.l2_misses), 0.05);
+  EXPECT_NEAR(rate(a.mall_hits, a.mall_misses), rate(b.mall_hits, b.mall_misses), 0.05);
+  EXPECT_NEAR(static_cast<double>(a.hbm_bytes), static_cast<double>(b.hbm_bytes), 0.10 * static_cast<double>(b.hbm_bytes));
+  EXPECT_EQ(a.mall_hits + a.mall_misses, a.ea_read_requests);  // every L2 read miss is a MALL hit or miss
+}
+
 // A grid that fills the chip: XCD 0 alone runs its 512 workgroups (0, 8, ...)
 // on its 32 CUs, totals come out as the whole chip's, the time within 4% of
 // the full run, and no reference is claimed.  Measured: 2.8% long (0.4%
@@ -467,6 +483,7 @@ TEST(CycleModel, SampledRunSimulatesXcdZeroAndScales) {
   EXPECT_DOUBLE_EQ(r.sample_scale, 8.0);
   EXPECT_FALSE(r.fast_forwarded);
   EXPECT_NEAR(static_cast<double>(r.cycles), static_cast<double>(s.full.cycles), 0.04 * static_cast<double>(s.full.cycles));
+  expect_chip_counters_near(s);
 }
 
 // A regular grid of 8 rounds on the simulated XCD: timed until the L2 is
@@ -485,6 +502,17 @@ TEST(CycleModel, FastForwardOfARegularGrid) {
   EXPECT_NEAR(static_cast<double>(r.wave_instructions), static_cast<double>(s.full.wave_instructions),
               0.01 * static_cast<double>(s.full.wave_instructions));
   EXPECT_NEAR(static_cast<double>(r.cycles), static_cast<double>(s.full.cycles), 0.05 * static_cast<double>(s.full.cycles));
+  expect_chip_counters_near(s);
+}
+
+// A GEMM whose A rows every XCD reads (the grid's own order: XCD 0 runs tile
+// columns 0 and 8 of every tile row): scaled as XCD 0's own fetches, A would
+// count 8 times over; estimated, the counters are the full run's.
+TEST(CycleModel, SampledGemmCountsSharedRowsOnce) {
+  const Sampled s = sampled_and_full("gemm_bf16", {2048, 2048, 256});
+  EXPECT_EQ(s.sampled.sampled_xcds, 1);
+  expect_chip_counters_near(s);
+  EXPECT_GT(rate(s.sampled.chip.mall_hits, s.sampled.chip.mall_misses), 0.5);
 }
 
 // The extrapolation by hand: capacity 2, rounds ending at 100, 200, 300;

@@ -189,12 +189,13 @@ check "roofline without MFMA exit" 1 "$rc"
 contains "roofline without MFMA message" "--plot $tmp/none.svg: the run did no MFMA work: a roofline needs its FLOPs" "$err"
 check "roofline without MFMA no file" "absent" "$(test -e "$tmp/none.svg" || echo absent)"
 
-# A run has a budget: one byte of gemm_bf16 changed (offset 3956 set to 0x1d)
+# A run has a budget: one byte of gemm_bf16 changed (offset 4228 set to 0x1d:
+# the low byte of the K loop's back-edge s_cbranch_vccnz, which then lands 22 words earlier)
 # turns a branch into an endless loop; both modes stop with one line, exit 1,
 # and store nothing.
 mkdir -p "$tmp/mut/gfx950"
 cp "$code_objects/gfx950/gemm_bf16.hsaco" "$tmp/mut/gfx950/"
-printf '\x1d' | dd of="$tmp/mut/gfx950/gemm_bf16.hsaco" bs=1 seek=3956 conv=notrunc 2>/dev/null
+printf '\x1d' | dd of="$tmp/mut/gfx950/gemm_bf16.hsaco" bs=1 seek=4228 conv=notrunc 2>/dev/null
 for mode in --functional --timing; do
   run sim gemm_bf16 $mode --shape 128,128,64 --code-objects "$tmp/mut" --max-wave-instructions 50000 --out "$tmp/spin.h5"
   check "endless loop exit ($mode)" 1 "$rc"

@@ -20,7 +20,7 @@ check "compile gives the build's code" "$("$tilelab" disasm "$objects/gfx950/gem
       "$("$tilelab" disasm "$tmp/k/gfx950/gemm_bf16.hsaco" --no-colour | grep '^ ')"
 run compile gemm_f16
 check "compile unknown exit" 2 "$rc"
-contains "compile unknown message" "error: no kernel named 'gemm_f16' (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, global_memory, lds_patterns, mfma_rate)" "$err"
+contains "compile unknown message" "error: no kernel named 'gemm_f16' (did you mean 'gemm_bf16'?) (there are: rmsnorm, topk, gemm_bf16, grouped_gemm_bf16, gemm_mxfp8, gemm_mxfp4, attention_fwd, attention_fwd_d256, attention_bwd, global_memory, lds_patterns, mfma_rate)" "$err"
 run compile gemm_mxfp8 --arch gfx942
 check "compile gfx950-only exit" 2 "$rc"
 contains "compile gfx950-only message" "gemm_mxfp8 is built for gfx950 only (instructions or LDS only gfx950 has)" "$err"
@@ -121,7 +121,7 @@ contains "check code object header" "  checked without a spec, on gfx950" "$out"
 # cycles = 512; LDS 16 ds_read_b128 x 4 passes + 8 ds_write_b128 x 8 passes =
 # 128 passes x 2 clocks x 2 SIMDs per port = 512; global 8 loads x 64 lanes x
 # 16 B = 8192 B per wave x 4 SIMDs / (8 TB/s / 256 CUs / 1.59 GHz, the clock under load = 19.65 B/clock) = 1667.
-contains "check code object loop bound" "    loop 1 (0x1c44..0x2000): MFMA 512, LDS 512, global 1667 cycles (8192 bytes per wave); bound 1667 cycles, global memory" "$out"
+contains "check code object loop bound" "    loop 1 (0x1d54..0x2110): MFMA 512, LDS 512, global 1667 cycles (8192 bytes per wave); bound 1667 cycles, global memory" "$out"
 # Dynamic LDS set at launch counts for occupancy: 64 KiB + 32 KiB per workgroup
 # leaves room for one workgroup in gfx950's 160 KiB.
 run check "$objects/gfx950/gemm_bf16.hsaco" --dynamic-lds 32768

@@ -65,9 +65,9 @@ void print_timing_text(const TimedRun& t) {
                 rate(c.l2_hits, c.l2_requests), static_cast<unsigned long long>(c.l2_writebacks),
                 rate(c.mall_hits, c.mall_hits + c.mall_misses), static_cast<unsigned long long>(c.mall_hits + c.mall_misses),
                 static_cast<double>(r.hbm_bytes) / 1e6, s > 0 ? static_cast<double>(r.hbm_bytes) / s / 1e9 : 0.0);
-    if (r.sampled_xcds)
-      std::printf("  (sampled: the MALL hit rate is a lower bound and the HBM bytes an upper bound: a line several XCDs read "
-                  "is each XCD's own miss here; --full counts the chip's)\n");
+    if (r.chip_fetches_estimated)
+      std::printf("  (MALL and HBM estimated for the chip from the part simulated: each buffer's lines fetched from HBM as "
+                  "often as the simulated part fetched its own, the rest MALL hits; --full counts them)\n");
     std::printf("  kernel end: %llu dirty L2 lines written back, %llu cycles after the last wave\n",
                 static_cast<unsigned long long>(r.end_writeback_lines), static_cast<unsigned long long>(r.end_writeback_cycles));
   } else {

@@ -77,11 +77,12 @@ for desc_path in sorted(published.glob("*.launch.json")):
         us = j["seconds"] * 1e6
         chip = j.get("chip", {})
         l2 = chip.get("l2_hits", 0) / max(1, chip.get("l2_requests", 0))
-        rows.append((desc["kernel"], inst["id"], inst["published_us"], us, j["limiter"], l2,
+        mall = chip.get("mall_hits", 0) / max(1, chip.get("mall_hits", 0) + chip.get("mall_misses", 0))
+        rows.append((desc["kernel"], inst["id"], inst["published_us"], us, j["limiter"], l2, mall,
                      chip.get("hbm_bytes", 0) / 1e6, j["wave_instructions"], j["cycles"], "sampled" if j.get("sampled") else "full", wall))
         print(f"{inst['id']}: {us:.1f} us ({rows[-1][9]}, {wall:.0f} s)", file=sys.stderr, flush=True)
 
-print("| kernel | instance | published µs | predicted µs | predicted / published | limiter | L2 hit | HBM MB | wave-instructions | cycles | run | wall s |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for k, i, pub, us, lim, l2, hbm, wi, cyc, how, wall in rows:
-    print(f"| {k} | {i} | {pub:.1f} | {us:.1f} | {us / pub:.2f} | {lim} | {100 * l2:.1f}% | {hbm:.0f} | {wi:,} | {cyc} | {how} | {wall:.0f} |")
+print("| kernel | instance | published µs | predicted µs | predicted / published | limiter | L2 hit | MALL hit | HBM MB | wave-instructions | cycles | run | wall s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for k, i, pub, us, lim, l2, mall, hbm, wi, cyc, how, wall in rows:
+    print(f"| {k} | {i} | {pub:.1f} | {us:.1f} | {us / pub:.2f} | {lim} | {100 * l2:.1f}% | {100 * mall:.1f}% | {hbm:.0f} | {wi:,} | {cyc} | {how} | {wall:.0f} |")
