@@ -45,6 +45,16 @@ build_dir=${TILELAB_BUILD_DIR:-build}
 sanitize=OFF
 [ "${TILELAB_SANITIZE:-0}" = 1 ] && sanitize=ON
 if [ ! -f "$build_dir/build.ninja" ]; then
+  echo "setup: configuring into $build_dir/"
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELAB_SANITIZE=$sanitize >/dev/null
+  # The first build compiles the C++ (with LLVM's MC), the HIP kernels for
+  # two arches and the Python module: say so before the long quiet part.
+  echo "setup: building into $build_dir/ (the first build takes about 10 minutes on 2 cores, 20 on a busy machine; later ones only what changed)"
 fi
-cmake --build "$build_dir" -- --quiet
+# On a terminal ninja keeps one progress line ([done/total] step); in a log
+# (CI) it prints only warnings and errors.
+if [ -t 1 ]; then
+  cmake --build "$build_dir"
+else
+  cmake --build "$build_dir" -- --quiet
+fi

@@ -184,6 +184,12 @@ peak = re.search(r"MFMA peak (\d+) TFLOP/s", text).group(1)
 print("ok", peak, len(re.findall(r"<polyline", text)), len(re.findall(r"<circle", text)))
 PY
 )"
+# Without --quiet a run says what it wrote, on stderr (stdout keeps the JSON).
+run sim gemm_bf16 --timing --shape 256,256,64 --json --plot "$tmp/roof2.svg" --out "$tmp/said.h5"
+check "writes confirmed exit" 0 "$rc"
+contains "writes confirmed: the run" "wrote run 'timing-gemm_bf16-gfx950' to $tmp/said.h5" "$err"
+contains "writes confirmed: the roofline" "wrote the roofline to $tmp/roof2.svg" "$err"
+check "writes confirmed: stdout is still JSON" ok "$(printf '%s' "$out" | /usr/bin/python3 -c 'import json,sys; json.load(sys.stdin); print("ok")')"
 run sim rmsnorm_bf16 --timing --shape 16,1024 --quiet --plot "$tmp/none.svg"
 check "roofline without MFMA exit" 1 "$rc"
 contains "roofline without MFMA message" "--plot $tmp/none.svg: the run did no MFMA work: a roofline needs its FLOPs" "$err"

@@ -187,6 +187,15 @@ int run_timed_summary(const arch::Arch& a, const SimOptions& o) {
   std::printf("(%s, the whole GPU, at %.0f MHz: the clock under load, %s)\n", a.name.c_str(), a.timing.clock_mhz, clock.c_str());
   return status;
 }
+// What a run wrote, one line on stderr (stdout stays the report or the JSON;
+// --quiet says nothing).
+void say_written(const SimOptions& o, const std::string& what) {
+  if (!o.quiet) std::fprintf(stderr, "wrote %s\n", what.c_str());
+}
+void say_recorded(const SimOptions& o, const std::string& id) {
+  say_written(o, "run '" + id + "' to " + *o.store.out);
+}
+
 
 // `like`: the profiled run this one simulates (sim --like), recorded in the
 // run's config so that `compare` lines the two up.
@@ -209,10 +218,11 @@ int run_timed(const app::SuiteTarget& target, const SimOptions& o, const std::st
   if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
   const app::TimedRun& t = run->view;
   report_timing(t, o.json, o.listing);
-  if (o.store.out)
-    app::record_timing(*o.store.out,
-                       o.store.id_or(app::sim_run_id(like, "timing", t.kernel, target.arch.name)),
-                       t, writer_options(o.store));
+  if (o.store.out) {
+    const std::string id = o.store.id_or(app::sim_run_id(like, "timing", t.kernel, target.arch.name));
+    app::record_timing(*o.store.out, id, t, writer_options(o.store));
+    say_recorded(o, id);
+  }
   if (o.plot) {
     const std::string e =
         write_roofline(*o.plot, *t.timing, target.arch, t.kernel + " on " + target.arch.name + ", " + t.shape);
@@ -220,6 +230,7 @@ int run_timed(const app::SuiteTarget& target, const SimOptions& o, const std::st
       std::cerr << "error: " << e << "\n";
       return kFailed;
     }
+    say_written(o, "the roofline to " + *o.plot);
   }
   const bool wrong = o.functional && !run->functional.pass;
   return wrong || t.timing->hazard_count ? kFailed : kOk;
@@ -247,13 +258,14 @@ int run_launch(const SimOptions& o, const isa::CodeObject& co, const kernels::La
     if (!like.empty()) run->view.extra_config_json = app::like_config_json(like);
     const app::TimedRun& t = run->view;
     report_timing(t, o.json, o.listing);
-    if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store));
+    if (o.store.out) app::record_timing(*o.store.out, id, t, writer_options(o.store)), say_recorded(o, id);
     if (o.plot) {
       const std::string e = write_roofline(*o.plot, run->model->result(), a, l.kernel + " on " + a.name + ", " + shape);
       if (!e.empty()) {
         std::cerr << "error: " << e << "\n";
         return kFailed;
       }
+      say_written(o, "the roofline to " + *o.plot);
     }
   } else {
     const emu::RunStats& stats = *run->stats;
@@ -262,9 +274,11 @@ int run_launch(const SimOptions& o, const isa::CodeObject& co, const kernels::La
                 static_cast<unsigned long long>(stats.waves),
                 static_cast<unsigned long long>(stats.wave_instructions), stats.seconds);
     print_text(stats, a.name, std::nullopt, {}, false, "(a code object without a spec: no designed accesses to compare)");
-    if (o.store.out)
+    if (o.store.out) {
       app::record_launch_file_run(*o.store.out, id, a, co, l.kernel, shape, l.seed, stats,
                                   writer_options(o.store));
+      say_recorded(o, id);
+    }
   }
   for (const auto& b : run->saved) {
     if (!o.save) break;
@@ -458,7 +472,7 @@ int run_sim(const std::vector<std::string>& args) {
       "the whole program in order with the per-pc columns and source lines (barrier waits on the s_barrier)")(
       "plot", optional_value(o.plot, "FILE.svg"),
       "the run's roofline: TFLOP/s against FLOPs per byte through L2, to the MALL and from HBM, under the arch's ceilings")(
-      "quiet", flag(o.quiet), "no progress on stderr");
+      "quiet", flag(o.quiet), "no progress on stderr, and no line saying what the run wrote (--out, --plot)");
   po::options_description output = option_group("output");
   output.add_options()("json", flag(o.json), "the run as one JSON object (with --listing, \"listing\": one object per instruction)");
   po::options_description opts = option_group();
@@ -537,7 +551,7 @@ int run_sim(const std::vector<std::string>& args) {
                   r.tolerance_why.c_str(), r.pass ? "PASS" : "FAIL");
       print_text(r.stats, r.arch, r.same_output_in_reverse_order, rows, design.has_value());
     }
-    if (o.store.out) app::record_functional(*o.store.out, id, target, r, writer_options(o.store));
+    if (o.store.out) app::record_functional(*o.store.out, id, target, r, writer_options(o.store)), say_recorded(o, id);
     return r.pass && !disagree ? kOk : kFailed;
   } catch (const std::invalid_argument& e) {  // std::stoi's is only "stoi": error_text words it
     return usage_error("sim", error_text(e));
